@@ -1,0 +1,176 @@
+//! The command line: global flags, the flags every game-reading command shares, and the
+//! subcommand enum. Each subcommand's own flags live beside its code in `cmd/`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::cmd;
+
+/// Validate, measure and convert chess game archives (PGN/FEN).
+///
+/// pgnkit replays every game through the rules of chess (FIDE 2023) and explains every
+/// defect with a stable code; it writes one CSV row of draw-rule statistics per game; it
+/// converts between PGN and FEN. Inputs may be files, folders or stdin, plain or
+/// gzip/zstd/bzip2 compressed; work is spread over all cores and output order never
+/// depends on the thread count.
+#[derive(Debug, Parser)]
+#[command(name = "pgnkit", version, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Replay every game's main line through the rules and report each defect.
+    Validate(cmd::validate::Args),
+    /// One CSV row per game: result, termination, draw-rule figures, counts.
+    Stats(cmd::stats::Args),
+    /// PGN to FEN: the final position of each game, every ply, or ply N.
+    Fen(cmd::fen::Args),
+    /// FEN to PGN: a game record that starts from each position.
+    Pgn(cmd::pgn::Args),
+    /// Check FEN positions and name every defect.
+    CheckFen(cmd::check_fen::Args),
+    /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
+    Convert(cmd::convert::Args),
+    /// Move-generation self-check: count the leaf nodes of the move tree.
+    Perft(cmd::perft::Args),
+}
+
+/// Flags that apply to every command.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// No progress bar and no summary line on stderr (files asked for are still written).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// Colour in text output: auto (only on a terminal, and not when NO_COLOR is set),
+    /// always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Threads in all (default: all cores). `--threads 1` runs the whole pipeline on one
+    /// thread. Output never depends on it.
+    #[arg(
+        short = 'j',
+        long,
+        global = true,
+        value_name = "N",
+        help_heading = "Performance"
+    )]
+    pub threads: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The flags of every command that reads games.
+#[derive(Debug, Clone, Args)]
+pub struct InputArgs {
+    /// Files, folders (every *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2 below them, in byte-wise
+    /// path order) or `-` for stdin (the default when none is given).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Text encoding of the input: `auto` (UTF-8 where valid, else Latin-1) or any
+    /// WHATWG label such as `latin1`, `windows-1252`, `cp437`/`ibm437` or `cp850`.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "auto",
+        help_heading = "Input"
+    )]
+    pub encoding: String,
+
+    /// Only the games whose 0-based index within the whole input, modulo N, is K.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, help_heading = "Input")]
+    pub shard: Option<Shard>,
+}
+
+/// `--shard K/N`: this worker's part of a split archive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether the game with this 0-based index over the whole input belongs to the shard.
+    pub fn contains(&self, game_index: u64) -> bool {
+        game_index % self.count == self.index
+    }
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let (k, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("`{text}` is not K/N (for example 0/4)"))?;
+    let index: u64 = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("K in `{text}` is not a number"))?;
+    let count: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("N in `{text}` is not a number"))?;
+    if count == 0 || index >= count {
+        return Err(format!(
+            "K must be below N and N above 0 (got {index}/{count})"
+        ));
+    }
+    Ok(Shard { index, count })
+}
+
+/// `-o FILE`: where data goes (stdout by default).
+#[derive(Debug, Clone, Args)]
+pub struct OutputArg {
+    /// Write to FILE instead of stdout (a regular file is written under a temporary name
+    /// and renamed when complete).
+    #[arg(short, long, value_name = "FILE", help_heading = "Output")]
+    pub output: Option<PathBuf>,
+}
+
+/// Decisions about the terminal and the machine, taken once at start-up and passed down.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub threads: usize,
+    pub quiet: bool,
+    /// Whether stderr is a terminal (progress bar).
+    pub stderr_is_terminal: bool,
+    /// Whether text written to stdout gets colour.
+    pub color: bool,
+}
+
+impl Context {
+    pub fn new(global: &GlobalArgs, writes_to_stdout: bool) -> Context {
+        let threads = global
+            .threads
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let color = match global.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                writes_to_stdout
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stdout().is_terminal()
+            }
+        };
+        Context {
+            threads,
+            quiet: global.quiet,
+            stderr_is_terminal: std::io::stderr().is_terminal(),
+            color,
+        }
+    }
+}

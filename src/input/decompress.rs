@@ -1,0 +1,96 @@
+//! Opening a source as a stream of decompressed bytes; the format is told by magic bytes,
+//! so stdin and misnamed files work too.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::Source;
+
+const BUFFER_SIZE: usize = 256 * 1024;
+
+/// Opens the source and wraps it in the decoder its first bytes call for; `counter` adds
+/// up the bytes read from the source itself (compressed), for the progress bar.
+pub fn open_decoded(
+    source: &Source,
+    counter: Arc<AtomicU64>,
+) -> io::Result<Box<dyn BufRead + Send>> {
+    let raw: Box<dyn Read + Send> = match source {
+        Source::Stdin => Box::new(io::stdin()),
+        Source::File { path, .. } => {
+            let file = File::open(path)?;
+            if file.metadata()?.is_dir() {
+                return Err(io::Error::other("is a directory"));
+            }
+            Box::new(file)
+        }
+    };
+    decode(Box::new(Counting {
+        inner: raw,
+        counter,
+    }))
+}
+
+/// Counts the bytes that pass through.
+struct Counting {
+    inner: Box<dyn Read + Send>,
+    counter: Arc<AtomicU64>,
+}
+
+impl Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.counter.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Wraps any byte stream in the decoder its magic bytes call for.
+pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> {
+    let mut reader = BufReader::with_capacity(BUFFER_SIZE, raw);
+    let head = fill_at_least(&mut reader, 4)?;
+    Ok(if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(BufReader::with_capacity(
+            BUFFER_SIZE,
+            flate2::bufread::MultiGzDecoder::new(reader),
+        ))
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Box::new(BufReader::with_capacity(
+            BUFFER_SIZE,
+            zstd::stream::read::Decoder::with_buffer(reader)?,
+        ))
+    } else if head.starts_with(b"BZh") {
+        Box::new(BufReader::with_capacity(
+            BUFFER_SIZE,
+            bzip2::bufread::MultiBzDecoder::new(reader),
+        ))
+    } else {
+        Box::new(reader)
+    })
+}
+
+/// Peeks at the first `n` bytes (fewer at end of stream) without consuming them.
+fn fill_at_least(reader: &mut BufReader<Box<dyn Read + Send>>, n: usize) -> io::Result<Vec<u8>> {
+    // A BufReader only refills when empty, so a short first read (a pipe) is completed by
+    // hand into a fresh buffer that then leads the stream.
+    let first = reader.fill_buf()?.to_vec();
+    if first.len() >= n || first.is_empty() {
+        return Ok(first);
+    }
+    let mut head = first;
+    reader.consume(head.len());
+    while head.len() < n {
+        let more = reader.fill_buf()?;
+        if more.is_empty() {
+            break;
+        }
+        let take = more.len();
+        head.extend_from_slice(more);
+        reader.consume(take);
+    }
+    let rest = std::mem::replace(reader, BufReader::new(Box::new(io::empty())));
+    let chained: Box<dyn Read + Send> = Box::new(io::Cursor::new(head.clone()).chain(rest));
+    *reader = BufReader::with_capacity(BUFFER_SIZE, chained);
+    Ok(head)
+}

@@ -1,0 +1,41 @@
+//! pgnkit: validate, measure and convert chess game archives.
+//!
+//! Data flows one way: `input` (files, decompression, game splitting with line numbers)
+//! -> `rules` (replay on shakmaty, diagnosis, findings) -> `stats` (per-game figures,
+//! summaries) -> `output` (one ordered writer). `pipeline` runs the middle part in
+//! parallel; `cmd` has one file per subcommand that wires these pieces.
+
+pub mod cli;
+pub mod cmd;
+pub mod exit;
+pub mod input;
+pub mod output;
+pub mod pipeline;
+pub mod progress;
+pub mod rules;
+pub mod stats;
+
+use cli::{Cli, Command};
+use exit::ExitStatus;
+
+/// Runs one command line and returns how it ended; errors are printed here, once.
+pub fn run(cli: Cli) -> ExitStatus {
+    let global = &cli.global;
+    let result = match cli.command {
+        Command::Validate(args) => cmd::validate::run(args, global),
+        Command::Stats(args) => cmd::stats::run(args, global),
+        Command::Fen(args) => cmd::fen::run(args, global),
+        Command::Pgn(args) => cmd::pgn::run(args, global),
+        Command::CheckFen(args) => cmd::check_fen::run(args, global),
+        Command::Convert(args) => cmd::convert::run(args, global),
+        Command::Perft(args) => cmd::perft::run(args, global),
+    };
+    match result {
+        Ok(status) => status,
+        Err(err) if output::is_broken_pipe(&err) => ExitStatus::Success,
+        Err(err) => {
+            eprintln!("pgnkit: {err:#}");
+            ExitStatus::Error
+        }
+    }
+}

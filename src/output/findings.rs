@@ -1,0 +1,210 @@
+//! Writers of `validate` findings: compiler-style text, JSON lines, CSV (SPEC.md keys).
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::rules::{Finding, GameReport, Severity};
+
+/// `--format` of commands that report findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FindingFormat {
+    Text,
+    Jsonl,
+    Csv,
+}
+
+/// One finding with its game's identity: the record of the jsonl and csv formats, with
+/// SPEC.md's keys in SPEC.md's order.
+#[derive(Serialize)]
+pub struct FindingRecord<'a> {
+    pub file: &'a str,
+    pub game: u64,
+    pub line: u64,
+    pub white: &'a str,
+    pub black: &'a str,
+    pub ply: u32,
+    #[serde(rename = "move")]
+    pub move_text: &'a str,
+    pub san: &'a str,
+    pub severity: &'a str,
+    pub code: &'a str,
+    pub message: &'a str,
+    pub fen: &'a str,
+    pub move_line: u64,
+}
+
+impl<'a> FindingRecord<'a> {
+    pub fn new(game: &'a GameReport, finding: &'a Finding) -> FindingRecord<'a> {
+        FindingRecord {
+            file: &game.file,
+            game: game.index,
+            line: game.line,
+            white: game.tags.value("White"),
+            black: game.tags.value("Black"),
+            ply: finding.ply,
+            move_text: &finding.move_text,
+            san: &finding.san,
+            severity: finding.severity().as_str(),
+            code: finding.code.as_str(),
+            message: &finding.message,
+            fen: &finding.fen,
+            move_line: finding.move_line,
+        }
+    }
+}
+
+/// Writes findings in one format.
+pub struct FindingWriter<W: Write> {
+    format: FindingFormat,
+    color: bool,
+    verbose: bool,
+    csv: Option<csv::Writer<W>>,
+    out: Option<W>,
+    /// Findings written so far.
+    pub written: u64,
+}
+
+const RED: &str = "\x1b[31m";
+const YELLOW: &str = "\x1b[33m";
+const DIM: &str = "\x1b[2m";
+const BOLD: &str = "\x1b[1m";
+const RESET: &str = "\x1b[0m";
+
+impl<W: Write> FindingWriter<W> {
+    pub fn new(out: W, format: FindingFormat, color: bool, verbose: bool) -> FindingWriter<W> {
+        match format {
+            FindingFormat::Csv => FindingWriter {
+                format,
+                color: false,
+                verbose: false,
+                csv: Some(csv::Writer::from_writer(out)),
+                out: None,
+                written: 0,
+            },
+            _ => FindingWriter {
+                format,
+                color: color && format == FindingFormat::Text,
+                verbose,
+                csv: None,
+                out: Some(out),
+                written: 0,
+            },
+        }
+    }
+
+    /// Writes one finding of one game.
+    pub fn write(&mut self, game: &GameReport, finding: &Finding) -> anyhow::Result<()> {
+        let record = FindingRecord::new(game, finding);
+        self.written += 1;
+        if let Some(csv) = self.csv.as_mut() {
+            csv.serialize(&record)?;
+            return Ok(());
+        }
+        let Some(out) = self.out.as_mut() else {
+            return Ok(());
+        };
+        match self.format {
+            FindingFormat::Jsonl => {
+                serde_json::to_writer(&mut *out, &record)?;
+                out.write_all(b"\n")?;
+            }
+            _ => {
+                write_text(out, game, finding, self.color)?;
+                if self.verbose {
+                    write_context(out, game)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the CSV header even when there is no finding, so the file is always a table.
+    pub fn finish(mut self) -> anyhow::Result<W> {
+        if let Some(mut csv) = self.csv.take() {
+            if self.written == 0 {
+                csv.write_record(CSV_HEADER)?;
+            }
+            csv.flush()?;
+            return csv
+                .into_inner()
+                .map_err(|e| anyhow::anyhow!("{}", e.error()));
+        }
+        self.out
+            .take()
+            .ok_or_else(|| anyhow::anyhow!("writer already finished"))
+    }
+}
+
+/// The CSV header, the same as the serialized record's field names.
+pub const CSV_HEADER: [&str; 13] = [
+    "file",
+    "game",
+    "line",
+    "white",
+    "black",
+    "ply",
+    "move",
+    "san",
+    "severity",
+    "code",
+    "message",
+    "fen",
+    "move_line",
+];
+
+/// `FILE:MOVE_LINE: game N, 23... O-O: error[code]: MESSAGE`
+fn write_text<W: Write>(
+    out: &mut W,
+    game: &GameReport,
+    finding: &Finding,
+    color: bool,
+) -> std::io::Result<()> {
+    let severity = finding.severity();
+    let (on, off) = if color {
+        (
+            match severity {
+                Severity::Error => RED,
+                Severity::Warning => YELLOW,
+                Severity::Info => DIM,
+            },
+            RESET,
+        )
+    } else {
+        ("", "")
+    };
+    write!(
+        out,
+        "{}:{}: game {}",
+        game.file, finding.move_line, game.index
+    )?;
+    if !finding.move_text.is_empty() {
+        if color {
+            write!(out, ", {BOLD}{}{RESET}", finding.move_text)?;
+        } else {
+            write!(out, ", {}", finding.move_text)?;
+        }
+    }
+    writeln!(
+        out,
+        ": {on}{severity}[{}]{off}: {}",
+        finding.code, finding.message
+    )
+}
+
+/// The indented lines under a finding: who played, where.
+fn write_context<W: Write>(out: &mut W, game: &GameReport) -> std::io::Result<()> {
+    let tags = &game.tags;
+    writeln!(
+        out,
+        "    {} - {} | {} | round {}",
+        or_unknown(tags.value("White")),
+        or_unknown(tags.value("Black")),
+        or_unknown(tags.value("Event")),
+        or_unknown(tags.value("Round")),
+    )
+}
+
+fn or_unknown(value: &str) -> &str {
+    if value.is_empty() { "?" } else { value }
+}

@@ -1,0 +1,15 @@
+//! Chess knowledge: the replay on shakmaty, the diagnosis of illegal moves, draw rules,
+//! result cross-checks and the finding codes.
+
+pub mod diagnose;
+pub mod draw;
+pub mod finding;
+pub mod history;
+pub mod notation;
+pub mod replay;
+pub mod result;
+pub mod setup;
+pub mod tags;
+
+pub use finding::{Code, Finding, Severity};
+pub use replay::{GameReport, PlyVisitor, ReplayOptions, Status, replay};

@@ -1,0 +1,32 @@
+//! Move counts of one game (the stats columns `checks` ... `missed_en_passant`).
+
+use shakmaty::{Move, Role};
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MoveCounts {
+    /// Moves after which the opponent is in check (mates included).
+    pub checks: u32,
+    /// Captures, en passant included.
+    pub captures: u32,
+    pub castles: u32,
+    pub en_passant: u32,
+    pub promotions: u32,
+    /// Promotions to a rook, bishop or knight.
+    pub under_promotions: u32,
+    /// Moves played where a legal en passant capture was available and not taken.
+    pub missed_en_passant: u32,
+}
+
+impl MoveCounts {
+    pub fn record(&mut self, m: Move, gave_check: bool, missed_en_passant: bool) {
+        self.checks += u32::from(gave_check);
+        self.captures += u32::from(m.is_capture());
+        self.castles += u32::from(m.is_castle());
+        self.en_passant += u32::from(m.is_en_passant());
+        if let Some(role) = m.promotion() {
+            self.promotions += 1;
+            self.under_promotions += u32::from(role != Role::Queen);
+        }
+        self.missed_en_passant += u32::from(missed_en_passant);
+    }
+}
