@@ -1,0 +1,67 @@
+//! A tiny harness: run the binary on fixtures or inline text, read its output.
+
+#![allow(dead_code)] // each test module uses a different part of the harness
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use assert_cmd::Command;
+
+/// The path of a file in `testdata/`.
+pub fn testdata(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
+}
+
+/// A `pgnkit` command, quiet on stderr unless the test asks otherwise.
+pub fn pgnkit() -> Command {
+    let mut cmd = Command::cargo_bin("pgnkit").unwrap();
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+/// Runs pgnkit with `args` and `stdin`, returning (exit code, stdout, stderr).
+pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let output = pgnkit().args(args).write_stdin(stdin.as_bytes().to_vec()).output().unwrap();
+    split(output)
+}
+
+/// Runs pgnkit with `args` and no stdin.
+pub fn run_args(args: &[&str]) -> (i32, String, String) {
+    let output = pgnkit().args(args).write_stdin(Vec::new()).output().unwrap();
+    split(output)
+}
+
+fn split(output: Output) -> (i32, String, String) {
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// `validate --format jsonl` of PGN text given on stdin, as parsed JSON objects.
+pub fn findings_of(pgn: &str, extra: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["validate", "--format", "jsonl", "--quiet"];
+    args.extend_from_slice(extra);
+    let (_, stdout, _) = run(&args, pgn);
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The (code, ply) pairs of the findings, in order.
+pub fn codes_of(findings: &[serde_json::Value]) -> Vec<(String, u64)> {
+    findings
+        .iter()
+        .map(|f| (f["code"].as_str().unwrap().to_string(), f["ply"].as_u64().unwrap()))
+        .collect()
+}
+
+/// Writes `contents` to a fresh temporary directory and returns (dir guard, path).
+pub fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, contents).unwrap();
+    (dir, path)
+}
