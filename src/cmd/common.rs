@@ -13,7 +13,7 @@ pub fn sources(input: &InputArgs) -> (Vec<Source>, u64) {
     for error in &errors {
         eprintln!("pgnkit: cannot open {}: {}", error.name, error.reason);
     }
-    if sources.iter().any(|s| *s == Source::Stdin) && std::io::stdin().is_terminal() {
+    if sources.contains(&Source::Stdin) && std::io::stdin().is_terminal() {
         eprintln!(
             "pgnkit: reading PGN from stdin (give a file or folder, or pipe games in; Ctrl-D ends)"
         );

@@ -160,13 +160,12 @@ impl<R: BufRead> Splitter<R> {
         if !wide {
             return Ok(None);
         }
-        let mut problems = Vec::new();
-        problems.push(InputProblem {
+        let problems = vec![InputProblem {
             kind: InputProblemKind::UnsupportedEncoding,
             line: 0,
             detail: "the input is UTF-16 or UTF-32; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)"
                 .to_string(),
-        });
+        }];
         // Count what is skipped so the progress bar still reaches the end.
         loop {
             let len = self.reader.fill_buf()?.len();

@@ -354,9 +354,7 @@ impl Replay<'_> {
         } else {
             None
         };
-        if written_suffix.is_some() && written_suffix != actual_suffix {
-            self.check_suffix_finding(token, written_suffix, actual_suffix);
-        } else if written_suffix.is_none() && actual_suffix.is_some() {
+        if written_suffix != actual_suffix {
             self.check_suffix_finding(token, written_suffix, actual_suffix);
         }
         self.report.counts.record(m, gave_check, missed_en_passant);

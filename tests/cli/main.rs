@@ -1,4 +1,11 @@
 //! Black-box tests of the `pgnkit` binary: one test binary, one module per area.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "a test fails loudly on what it did not expect"
+)]
 
 mod util;
 

@@ -9,7 +9,9 @@ use assert_cmd::Command;
 
 /// The path of a file in `testdata/`.
 pub fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name)
 }
 
 /// A `pgnkit` command, quiet on stderr unless the test asks otherwise.
@@ -21,13 +23,21 @@ pub fn pgnkit() -> Command {
 
 /// Runs pgnkit with `args` and `stdin`, returning (exit code, stdout, stderr).
 pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let output = pgnkit().args(args).write_stdin(stdin.as_bytes().to_vec()).output().unwrap();
+    let output = pgnkit()
+        .args(args)
+        .write_stdin(stdin.as_bytes().to_vec())
+        .output()
+        .unwrap();
     split(output)
 }
 
 /// Runs pgnkit with `args` and no stdin.
 pub fn run_args(args: &[&str]) -> (i32, String, String) {
-    let output = pgnkit().args(args).write_stdin(Vec::new()).output().unwrap();
+    let output = pgnkit()
+        .args(args)
+        .write_stdin(Vec::new())
+        .output()
+        .unwrap();
     split(output)
 }
 
@@ -54,7 +64,12 @@ pub fn findings_of(pgn: &str, extra: &[&str]) -> Vec<serde_json::Value> {
 pub fn codes_of(findings: &[serde_json::Value]) -> Vec<(String, u64)> {
     findings
         .iter()
-        .map(|f| (f["code"].as_str().unwrap().to_string(), f["ply"].as_u64().unwrap()))
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["ply"].as_u64().unwrap(),
+            )
+        })
         .collect()
 }
 
