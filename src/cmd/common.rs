@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 
 use crate::cli::{Context, InputArgs};
 use crate::input::{Limits, Source, expand_inputs};
-use crate::pipeline::Pipeline;
+use crate::pipeline::{Pipeline, Totals};
 
 /// The sources the INPUT arguments name; problems listing folders are printed here and
 /// counted (they make the exit code 2).
@@ -27,6 +27,31 @@ pub fn pipeline(ctx: &Context, input: &InputArgs) -> Pipeline {
         threads: ctx.threads,
         limits: Limits::default(),
         shard: input.shard,
+        games: input.game_range(),
         show_progress: ctx.stderr_is_terminal && !ctx.quiet,
+    }
+}
+
+/// A warning on stderr when a run read no game at all, or picked none: an empty file or a
+/// wrong `--game` is easy to miss when the output is just empty. Shown with --quiet too.
+pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
+    if totals.games > 0 || totals.input_errors > 0 {
+        return;
+    }
+    if totals.games_found == 0 {
+        eprintln!("pgnkit: warning: the input holds no game");
+    } else {
+        let mut filters = Vec::new();
+        if input.game_range().is_some() {
+            filters.push("--game/--games");
+        }
+        if input.shard.is_some() {
+            filters.push("--shard");
+        }
+        eprintln!(
+            "pgnkit: warning: {} picked none of the {} games in the input",
+            filters.join(" and "),
+            totals.games_found
+        );
     }
 }

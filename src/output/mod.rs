@@ -1,7 +1,9 @@
 //! Bytes out: where data goes (stdout or `-o FILE`, written atomically), and the writers
 //! of each format.
 
+pub mod board;
 pub mod findings;
+pub mod report;
 pub mod summary;
 
 use std::fs;
