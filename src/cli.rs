@@ -33,7 +33,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Replay every game's main line through the rules and report each defect.
+    // The commands without a comment here take their help from their Args' doc comment
+    // (summary line, paragraph) and `after_help` (examples): the way every command should.
     Validate(cmd::validate::Args),
     /// One CSV row per game: result, termination, draw-rule figures, counts.
     Stats(cmd::stats::Args),
@@ -47,11 +48,8 @@ pub enum Command {
     Convert(cmd::convert::Args),
     /// Move-generation self-check: count the leaf nodes of the move tree.
     Perft(cmd::perft::Args),
-    /// One self-contained HTML page: summary charts and a board for each error.
     Report(cmd::report::Args),
-    /// Shell completions for bash, zsh, fish or powershell, on stdout.
     Completions(cmd::completions::Args),
-    /// The man page (roff), on stdout.
     Man(cmd::man::Args),
 }
 
@@ -78,12 +76,18 @@ Examples:
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// No progress bar and no summary line on stderr (files asked for are still written).
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Output")]
     pub quiet: bool,
 
     /// Colour in text output: auto (only on a terminal, and not when NO_COLOR is set),
     /// always or never.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value_t = ColorChoice::Auto,
+        help_heading = "Output"
+    )]
     pub color: ColorChoice,
 
     /// Threads in all (default: all cores). `--threads 1` runs the whole pipeline on one

@@ -46,7 +46,8 @@ fn marks_for(setup: &Setup, san: San, code: Code) -> Marks {
             to,
             ..
         } => {
-            let candidates = movers(setup, role, to, capture || code_is_en_passant(code))
+            let en_passant_like = role == Role::Pawn && is_en_passant_like(setup, to);
+            let candidates = movers(setup, role, to, capture || en_passant_like)
                 .into_iter()
                 .filter(|sq| file.is_none_or(|f| sq.file() == f))
                 .filter(|sq| rank.is_none_or(|r| sq.rank() == r))
@@ -65,7 +66,7 @@ fn marks_for(setup: &Setup, san: San, code: Code) -> Marks {
                 return marks;
             }
             if let Some(from) = from {
-                if code_is_en_passant(code) {
+                if en_passant_like && from.file() != to.file() {
                     en_passant_marks(setup, from, to, code, &mut marks);
                 } else {
                     exposure_marks(setup, from, to, role, &mut marks);
@@ -82,11 +83,22 @@ fn marks_for(setup: &Setup, san: San, code: Code) -> Marks {
     }
 }
 
-fn code_is_en_passant(code: Code) -> bool {
-    matches!(
-        code,
-        Code::EnPassantWindowClosed | Code::EnPassantNoDoubleStep | Code::EnPassantExposesKing
-    )
+/// A pawn that goes to an empty square of the en passant rank with an enemy pawn behind it
+/// can only mean an en passant capture, whatever the code.
+fn is_en_passant_like(setup: &Setup, to: Square) -> bool {
+    let us = setup.turn;
+    let (ep_rank, behind) = if us == Color::White {
+        (Rank::Sixth, -8)
+    } else {
+        (Rank::Third, 8)
+    };
+    let enemy_pawns = setup.board.by_piece(Piece {
+        color: !us,
+        role: Role::Pawn,
+    });
+    to.rank() == ep_rank
+        && !setup.board.occupied().contains(to)
+        && to.offset(behind).is_some_and(|sq| enemy_pawns.contains(sq))
 }
 
 /// Our pieces of `role` that could reach `to` by the way they move, ignoring pins.
@@ -158,20 +170,21 @@ fn exposure_marks(setup: &Setup, from: Square, to: Square, role: Role, marks: &m
     }
 }
 
-/// En passant: the pawn taken, the square its double step would have started from, and
-/// what attacks the king once both pawns are gone.
+/// En passant: the pawn taken, the square its double step would have started from (unless
+/// the code says the double step happened), and what attacks the king once both pawns are
+/// gone.
 fn en_passant_marks(setup: &Setup, from: Square, to: Square, code: Code, marks: &mut Marks) {
     let taken = Square::from_coords(to.file(), from.rank());
     marks.note.push(taken);
     let forward = if setup.turn == Color::White { 8 } else { -8 };
-    if code == Code::EnPassantNoDoubleStep
-        && let Some(start) = to.offset(forward)
-    {
+    let double_step_happened = matches!(
+        code,
+        Code::EnPassantWindowClosed | Code::EnPassantExposesKing
+    );
+    if !double_step_happened && let Some(start) = to.offset(forward) {
         marks.note.push(start);
     }
-    if code == Code::EnPassantExposesKing
-        && let Some(king) = setup.board.king_of(setup.turn)
-    {
+    if let Some(king) = setup.board.king_of(setup.turn) {
         let occupied = (setup.board.occupied() ^ Bitboard::from(from) ^ Bitboard::from(taken))
             | Bitboard::from(to);
         let attackers =
