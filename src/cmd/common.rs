@@ -3,8 +3,9 @@
 use std::io::IsTerminal;
 
 use crate::cli::{Context, InputArgs};
-use crate::input::{Limits, Source, expand_inputs};
+use crate::input::{Limits, Source, TextDecoder, expand_inputs};
 use crate::pipeline::{Pipeline, Totals};
+use crate::rules::ReplayOptions;
 
 /// The sources the INPUT arguments name; problems listing folders are printed here and
 /// counted (they make the exit code 2).
@@ -19,6 +20,12 @@ pub fn sources(input: &InputArgs) -> (Vec<Source>, u64) {
         );
     }
     (sources, errors.len() as u64)
+}
+
+/// How games are replayed, as `--encoding` asks.
+pub fn replay_options(input: &InputArgs) -> anyhow::Result<ReplayOptions> {
+    let decoder = TextDecoder::from_label(&input.encoding).map_err(|e| anyhow::anyhow!(e))?;
+    Ok(ReplayOptions { decoder })
 }
 
 /// The pipeline as the flags and the terminal ask for it.

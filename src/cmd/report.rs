@@ -3,15 +3,13 @@
 use std::io::Write;
 use std::time::Instant;
 
-use anyhow::anyhow;
-
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::{ReplayOptions, Severity, replay};
+use crate::rules::{Severity, replay};
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
@@ -48,10 +46,7 @@ Examples:
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
-    let options = ReplayOptions {
-        decoder: crate::input::TextDecoder::from_label(&args.input.encoding)
-            .map_err(|e| anyhow!(e))?,
-    };
+    let options = common::replay_options(&args.input)?;
     let (sources, listing_errors) = common::sources(&args.input);
     let pipeline = common::pipeline(&ctx, &args.input);
     let mut output = Output::create(args.output.output.as_deref())?;

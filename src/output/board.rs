@@ -109,16 +109,6 @@ pub fn svg_board(board: &Board, marks: &Marks, title: &str) -> String {
                     r##"<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="#f7ec5c" fill-opacity="0.6"/>"##
                 );
             }
-            Some(Mark::Danger) => {
-                let _ = write!(
-                    svg,
-                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#d62828" stroke-width="4"/>"##,
-                    x + 2,
-                    y + 2,
-                    SQUARE - 4,
-                    SQUARE - 4
-                );
-            }
             Some(Mark::Note) => {
                 let _ = write!(
                     svg,
@@ -128,22 +118,20 @@ pub fn svg_board(board: &Board, marks: &Marks, title: &str) -> String {
                     SQUARE / 2 - 3
                 );
             }
-            None => {}
+            Some(Mark::Danger) | None => {}
         }
     }
-    // A square marked twice (the destination attacked) keeps a red frame too.
+    // Red frames go on top, so a destination that is attacked shows both marks.
     for &square in &marks.danger {
-        if matches!(mark_of(marks, square), Some(Mark::From | Mark::To)) {
-            let (x, y) = corner(square);
-            let _ = write!(
-                svg,
-                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#d62828" stroke-width="4"/>"##,
-                x + 2,
-                y + 2,
-                SQUARE - 4,
-                SQUARE - 4
-            );
-        }
+        let (x, y) = corner(square);
+        let _ = write!(
+            svg,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#d62828" stroke-width="4"/>"##,
+            x + 2,
+            y + 2,
+            SQUARE - 4,
+            SQUARE - 4
+        );
     }
     for square in Square::ALL {
         if let Some(piece) = board.piece_at(square) {

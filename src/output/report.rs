@@ -206,16 +206,7 @@ impl ReportBuilder {
     }
 
     fn render_terminations(&self, html: &mut String) {
-        let rows: Vec<(String, u64, &str)> = Termination::ALL
-            .iter()
-            .map(|t| {
-                (
-                    t.as_str().to_string(),
-                    self.terminations.get(t).copied().unwrap_or(0),
-                    "",
-                )
-            })
-            .collect();
+        let rows = rows_of(&Termination::ALL, &self.terminations, |t| (t.as_str(), ""));
         panel(
             html,
             "Terminations",
@@ -226,31 +217,14 @@ impl ReportBuilder {
     }
 
     fn render_statuses(&self, html: &mut String) {
-        let rows: Vec<(String, u64, &str)> = Status::ALL
-            .iter()
-            .map(|s| {
-                let class = if *s == Status::Ok { "" } else { "error" };
-                (
-                    s.as_str().to_string(),
-                    self.statuses.get(s).copied().unwrap_or(0),
-                    class,
-                )
-            })
-            .collect();
+        let rows = rows_of(&Status::ALL, &self.statuses, |s| {
+            (s.as_str(), if *s == Status::Ok { "" } else { "error" })
+        });
         panel(html, "Replay", "how far each game got", &rows, self.games);
     }
 
     fn render_draw_rules(&self, html: &mut String) {
-        let rows: Vec<(String, u64, &str)> = DRAW_RULES
-            .iter()
-            .map(|rule| {
-                (
-                    (*rule).to_string(),
-                    self.draw_rules.get(rule).copied().unwrap_or(0),
-                    "",
-                )
-            })
-            .collect();
+        let rows = rows_of(&DRAW_RULES, &self.draw_rules, |rule| (rule, ""));
         panel(
             html,
             "Draw rules",
@@ -386,6 +360,25 @@ fn render_board(html: &mut String, board: &ErrorBoard) {
         );
     }
     html.push_str("</div></article>\n");
+}
+
+/// The chart rows of a section: every key in the order given, with its count (0 when
+/// absent) and the class of its bar.
+fn rows_of<K: Ord>(
+    keys: &[K],
+    counts: &BTreeMap<K, u64>,
+    name: impl Fn(&K) -> (&'static str, &'static str),
+) -> Vec<(String, u64, &'static str)> {
+    keys.iter()
+        .map(|key| {
+            let (label, class) = name(key);
+            (
+                label.to_string(),
+                counts.get(key).copied().unwrap_or(0),
+                class,
+            )
+        })
+        .collect()
 }
 
 /// A panel: heading, chart and table of one summary section.
