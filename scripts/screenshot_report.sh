@@ -26,6 +26,6 @@ profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
-    --hide-scrollbars --screenshot="$PWD/$shot" --window-size=1280,2000 \
+    --hide-scrollbars --screenshot="$(realpath -m "$shot")" --window-size=1280,2000 \
     "file://$(realpath "$report")" 2>/dev/null
 echo "screenshot_report.sh: $report -> $shot"

@@ -56,7 +56,7 @@ pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
             filters.push("--shard");
         }
         eprintln!(
-            "pgnkit: warning: {} picked none of the {} games in the input",
+            "pgnkit: warning: {} picked no game ({} read)",
             filters.join(" and "),
             totals.games_found
         );

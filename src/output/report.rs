@@ -396,9 +396,15 @@ fn panel(html: &mut String, heading: &str, hint: &str, rows: &[(String, u64, &st
         } else {
             0.0
         };
+        // A rare case must not read as none at all.
+        let share = if *n > 0 && share < 0.1 {
+            "&lt;0.1%".to_string()
+        } else {
+            format!("{share:.1}%")
+        };
         let _ = write!(
             html,
-            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num dim\">{share:.1}%</td></tr>",
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num dim\">{share}</td></tr>",
             escape_html(label),
             thousands(*n)
         );
@@ -475,6 +481,7 @@ h2 { font-size: 18px; margin: 0 0 4px; }
 .panel.wide { margin-top: 16px; }
 table { border-collapse: collapse; width: 100%; margin-top: 8px; font-size: 14px; }
 td, th { padding: 3px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+td code { white-space: nowrap; }
 .num { text-align: right; font-variant-numeric: tabular-nums; } .dim { color: var(--dim); }
 .chart-label { font-size: 13px; fill: var(--ink); } .chart-value { font-size: 12px; fill: var(--dim); }
 .bar { fill: var(--bar); } .bar.error { fill: var(--error); } .bar.warning { fill: var(--warning); }

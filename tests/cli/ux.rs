@@ -225,8 +225,14 @@ fn empty_input_warns_that_there_is_no_game() {
     let (code, _, stderr) = run_args(&["validate", "-q", &event(), "--game", "9"]);
     assert_eq!(code, 0);
     assert!(
-        stderr.contains("--game/--games picked none of the 4 games"),
+        stderr.contains("--game/--games picked no game (4 read)"),
         "{stderr}"
+    );
+
+    let (_, _, stderr) = run_args(&["validate", "-q", &event(), "--shard", "0/3", "--game", "2"]);
+    assert!(
+        stderr.contains("--game/--games and --shard picked no game (2 read)"),
+        "reading stops after game 2: {stderr}"
     );
 
     let (_, _, stderr) = run_args(&["validate", "-q", &event()]);
@@ -289,6 +295,17 @@ fn clean_out_and_broken_out_split_the_games_byte_for_byte() {
 }
 
 #[test]
+fn clean_out_refuses_to_replace_an_input() {
+    let original = std::fs::read(testdata("ux/event.pgn")).unwrap();
+    let (_dir, path) = temp_file("games.pgn", &original);
+    let path = path.to_str().unwrap();
+    let (code, _, stderr) = run_args(&["validate", "-q", path, "--clean-out", path]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("is also an input"), "{stderr}");
+    assert_eq!(std::fs::read(path).unwrap(), original);
+}
+
+#[test]
 fn piped_text_has_one_line_per_finding_and_verbose_adds_the_game() {
     let event = event();
     let (_, plain, _) = run_args(&["validate", "-q", &event, "--game", "2"]);
@@ -333,6 +350,19 @@ fn board_marks_the_pinned_piece_and_its_pinner() {
     assert!(lines.contains(&"    4  . !b! .  P  P  .  .  ."), "{stdout}");
     assert!(lines.contains(&"    3  .  . (N) .  .  .  .  ."), "{stdout}");
     assert!(lines.contains(&"    1  R  .  B  Q *K* B  N  R"), "{stdout}");
+}
+
+#[test]
+fn board_marks_the_pieces_in_the_way_of_castling() {
+    let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 O-O-O *\n";
+    let (code, stdout, _) = run(&["validate", "-q", "--board"], pgn);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains(": game 1, 5... O-O-O: error["), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    // The king on e8 goes to c8; the bishop on c8 and the queen on d8 stand in the way of
+    // the a8 rook.
+    assert!(lines.contains(&"    8 *r* . [b]*q*(k) .  .  r"), "{stdout}");
+    assert!(stdout.contains("    Black to move."), "{stdout}");
 }
 
 #[test]
