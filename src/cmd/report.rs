@@ -1,6 +1,6 @@
 //! `pgnkit report`: one self-contained HTML page about an archive.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
@@ -45,6 +45,9 @@ Examples:
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
+    if args.output.output.is_none() && std::io::stdout().is_terminal() {
+        anyhow::bail!("the report is an HTML page: give -o FILE (for example -o report.html)");
+    }
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
     let (sources, listing_errors) = common::sources(&args.input);

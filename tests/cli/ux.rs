@@ -475,6 +475,11 @@ fn report_draws_a_board_with_an_arrow_for_each_error() {
 }
 
 #[test]
+fn report_does_not_depend_on_the_thread_count() {
+    assert_eq!(report_of(&["--threads", "1"]), report_of(&["--threads", "4"]));
+}
+
+#[test]
 fn report_escapes_what_the_games_say() {
     let pgn = "[White \"<b>Bold</b> & co\"]\n\n1. e4 e5 2. Ke3 *\n";
     let (code, html, stderr) = run(&["report", "-q", "--title", "A <test>"], pgn);
