@@ -476,7 +476,10 @@ fn report_draws_a_board_with_an_arrow_for_each_error() {
 
 #[test]
 fn report_does_not_depend_on_the_thread_count() {
-    assert_eq!(report_of(&["--threads", "1"]), report_of(&["--threads", "4"]));
+    assert_eq!(
+        report_of(&["--threads", "1"]),
+        report_of(&["--threads", "4"])
+    );
 }
 
 #[test]
