@@ -177,10 +177,13 @@ fn en_passant_marks(setup: &Setup, from: Square, to: Square, code: Code, marks: 
     let taken = Square::from_coords(to.file(), from.rank());
     marks.note.push(taken);
     let forward = if setup.turn == Color::White { 8 } else { -8 };
-    let double_step_happened = matches!(
-        code,
-        Code::EnPassantWindowClosed | Code::EnPassantExposesKing
-    );
+    // The FEN of a finding sets the en passant square after every double step, so an open
+    // window shows there; a closed one only the code can tell from a missing double step.
+    let double_step_happened = setup.ep_square == Some(to)
+        || matches!(
+            code,
+            Code::EnPassantWindowClosed | Code::EnPassantExposesKing
+        );
     if !double_step_happened && let Some(start) = to.offset(forward) {
         marks.note.push(start);
     }

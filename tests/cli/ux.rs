@@ -378,6 +378,36 @@ fn board_marks_the_missing_double_step() {
 }
 
 #[test]
+fn board_marks_the_line_an_en_passant_capture_opens() {
+    let pgn = "[FEN \"8/2p5/8/KP5r/8/8/8/4k3 b - - 0 1\"]\n[SetUp \"1\"]\n\n1... c5 2. bxc6 *\n";
+    let (code, stdout, _) = run(&["validate", "-q", "--board"], pgn);
+    assert_eq!(code, 1, "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    // Both pawns leave the fifth rank and the h5 rook attacks the a5 king; the double step
+    // c7-c5 did happen, so c7 is not marked.
+    assert!(lines.contains(&"    7  .  .  .  .  .  .  .  ."), "{stdout}");
+    assert!(lines.contains(&"    6  .  . [.] .  .  .  .  ."), "{stdout}");
+    assert!(
+        lines.contains(&"    5 *K*(P)*p* .  .  .  . !r!"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn board_marks_the_attacked_square_the_king_steps_on() {
+    let pgn = "1. e4 f5 2. Qh5+ Kf7 *\n";
+    let (code, stdout, _) = run(&["validate", "-q", "--board"], pgn);
+    assert_eq!(code, 1, "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.contains(&"    8  r  n  b  q (k) b  n  r"), "{stdout}");
+    assert!(lines.contains(&"    7  p  p  p  p  p [.] p  p"), "{stdout}");
+    assert!(
+        lines.contains(&"    5  .  .  .  .  .  p  . !Q!"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn colour_only_when_asked_or_on_a_terminal() {
     let event = event();
     let (_, always, _) = run_args(&["validate", "-q", &event, "--color", "always"]);
