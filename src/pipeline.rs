@@ -109,13 +109,13 @@ impl Pipeline {
                 deliver(message, results, &mut totals)
             })
         };
-        totals.files = sources.len() as u64 - totals.input_errors.min(sources.len() as u64);
         match outcome {
             Ok(_) => progress.finish(),
             Err(_) => progress.abandon(),
         }
-        outcome.map(|found| Totals {
-            games_found: found,
+        outcome.map(|read| Totals {
+            files: read.sources - totals.input_errors.min(read.sources),
+            games_found: read.games,
             ..totals
         })
     }
@@ -126,7 +126,7 @@ impl Pipeline {
         process: &P,
         counter: Arc<AtomicU64>,
         mut deliver: D,
-    ) -> anyhow::Result<u64>
+    ) -> anyhow::Result<ReadCounts>
     where
         T: Send,
         P: Fn(&RawGame) -> T + Sync,
@@ -223,18 +223,35 @@ impl Pipeline {
     }
 }
 
+/// What the reader got through before the end of the input or of a `--games` range.
+#[derive(Debug, Clone, Copy)]
+struct ReadCounts {
+    /// Sources it tried to open.
+    sources: u64,
+    /// Games it found in them, picked or not.
+    games: u64,
+}
+
 /// The reader: opens each source in turn, splits it into games and emits batches of the
-/// games picked. Returns how many games it found.
+/// games picked.
 fn read_all(
     sources: &[Source],
     pipeline: &Pipeline,
     counter: Arc<AtomicU64>,
     emit: &mut impl FnMut(Message) -> anyhow::Result<()>,
-) -> anyhow::Result<u64> {
+) -> anyhow::Result<ReadCounts> {
     let mut global_index = 0u64;
+    let mut sources_reached = 0u64;
     let mut batch: Vec<RawGame> = Vec::with_capacity(BATCH_GAMES);
     let mut batch_bytes = 0usize;
     'sources: for source in sources {
+        if pipeline
+            .games
+            .is_some_and(|range| range.is_past(global_index))
+        {
+            break;
+        }
+        sources_reached += 1;
         let reader = match open_decoded(source, counter.clone()) {
             Ok(reader) => reader,
             Err(err) => {
@@ -289,5 +306,8 @@ fn read_all(
     if !batch.is_empty() {
         emit(Message::Games(Arc::new(batch)))?;
     }
-    Ok(global_index)
+    Ok(ReadCounts {
+        sources: sources_reached,
+        games: global_index,
+    })
 }

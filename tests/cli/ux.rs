@@ -197,6 +197,22 @@ fn games_and_shard_both_apply() {
 }
 
 #[test]
+fn reading_stops_after_the_last_game_picked() {
+    let event = event();
+    let clean = testdata("clean.pgn");
+    let clean = clean.to_str().unwrap();
+    // The range ends in the first file: the second is never opened.
+    let (code, stdout, stderr) = run_args(&["validate", &event, clean, "--games", "2..3"]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(stderr.contains("pgnkit: 1 file, 2 games,"), "{stderr}");
+    // Game 5 is the first game of the second file.
+    let (code, stdout, stderr) = run_args(&["validate", &event, clean, "--game", "5"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stderr.contains("pgnkit: 2 files, 1 game"), "{stderr}");
+}
+
+#[test]
 fn bad_game_numbers_are_usage_errors() {
     let event = event();
     for bad in [
