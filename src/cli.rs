@@ -16,7 +16,13 @@ use crate::cmd;
 /// gzip/zstd/bzip2 compressed; work is spread over all cores and output order never
 /// depends on the thread count.
 #[derive(Debug, Parser)]
-#[command(name = "pgnkit", version, arg_required_else_help = true)]
+#[command(
+    name = "pgnkit",
+    version,
+    long_version = LONG_VERSION,
+    arg_required_else_help = true,
+    after_help = OVERVIEW_EXAMPLES
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -27,7 +33,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Replay every game's main line through the rules and report each defect.
+    // The commands without a comment here take their help from their Args' doc comment
+    // (summary line, paragraph) and `after_help` (examples): the way every command should.
     Validate(cmd::validate::Args),
     /// One CSV row per game: result, termination, draw-rule figures, counts.
     Stats(cmd::stats::Args),
@@ -41,18 +48,46 @@ pub enum Command {
     Convert(cmd::convert::Args),
     /// Move-generation self-check: count the leaf nodes of the move tree.
     Perft(cmd::perft::Args),
+    Report(cmd::report::Args),
+    Completions(cmd::completions::Args),
+    Man(cmd::man::Args),
 }
+
+/// `pgnkit --version`: the crates that decide the answers, and the rules they follow.
+/// The versions are read from Cargo.lock by build.rs.
+const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\nrules: FIDE Laws of Chess 2023 (repetition 9.2.3, 50/75 moves 9.3/9.6, dead position 5.2.2)",
+    "\nbuilt on: ",
+    env!("PGNKIT_DEPENDENCY_VERSIONS"),
+    "\nlicence: GPL-3.0-or-later"
+);
+
+/// Shown under the command list of `pgnkit --help` (and of `pgnkit` alone).
+const OVERVIEW_EXAMPLES: &str = "\
+Examples:
+  pgnkit validate games.pgn                  check every game, explain each defect
+  pgnkit stats archive/ --summary -o s.csv    one CSV row per game, and a summary
+  pgnkit fen games.pgn --every-ply           every position as FEN
+  pgnkit report games.pgn -o report.html     a page to look at in a browser
+  pgnkit help validate                       everything about one command";
 
 /// Flags that apply to every command.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// No progress bar and no summary line on stderr (files asked for are still written).
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Output")]
     pub quiet: bool,
 
     /// Colour in text output: auto (only on a terminal, and not when NO_COLOR is set),
     /// always or never.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value_t = ColorChoice::Auto,
+        help_heading = "Output"
+    )]
     pub color: ColorChoice,
 
     /// Threads in all (default: all cores). `--threads 1` runs the whole pipeline on one
@@ -92,9 +127,88 @@ pub struct InputArgs {
     )]
     pub encoding: String,
 
-    /// Only the games whose 0-based index within the whole input, modulo N, is K.
+    /// Only the games whose 0-based index within the whole input, modulo N, is K. The
+    /// index counts every game of every input in order, so N workers given the same
+    /// inputs and K = 0..N-1 split them without overlap or gap.
     #[arg(long, value_name = "K/N", value_parser = parse_shard, help_heading = "Input")]
     pub shard: Option<Shard>,
+
+    /// Only game N (1-based, counted over the whole input in order; with one file it is
+    /// the `game N` of the findings). Reading stops after it.
+    #[arg(long, value_name = "N", value_parser = parse_game, conflicts_with = "games", help_heading = "Input")]
+    pub game: Option<GameRange>,
+
+    /// Only games A to B, both included (1-based, counted like --game): `10..20`, `100..`
+    /// (to the end), `..50`. Combined with --shard, a game must satisfy both.
+    #[arg(long, value_name = "A..B", value_parser = parse_games, help_heading = "Input")]
+    pub games: Option<GameRange>,
+}
+
+impl InputArgs {
+    /// The games `--game` or `--games` pick, if either was given.
+    pub fn game_range(&self) -> Option<GameRange> {
+        self.game.or(self.games)
+    }
+}
+
+/// `--game N` / `--games A..B`: a 1-based inclusive range of games over the whole input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameRange {
+    pub first: u64,
+    /// `None`: to the end of the input.
+    pub last: Option<u64>,
+}
+
+impl GameRange {
+    /// Whether the game with this 0-based index over the whole input is in the range.
+    pub fn contains(&self, game_index: u64) -> bool {
+        let number = game_index.saturating_add(1);
+        number >= self.first && self.last.is_none_or(|last| number <= last)
+    }
+
+    /// Whether no game at or after this 0-based index can be in the range.
+    pub fn is_past(&self, game_index: u64) -> bool {
+        self.last
+            .is_some_and(|last| game_index.saturating_add(1) > last)
+    }
+}
+
+fn parse_game_number(text: &str, whole: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(format!("games are counted from 1 (got `{whole}`)")),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` in `{whole}` is not a game number")),
+    }
+}
+
+fn parse_game(text: &str) -> Result<GameRange, String> {
+    let n = parse_game_number(text, text)?;
+    Ok(GameRange {
+        first: n,
+        last: Some(n),
+    })
+}
+
+fn parse_games(text: &str) -> Result<GameRange, String> {
+    let Some((a, b)) = text.split_once("..") else {
+        return Err(format!(
+            "`{text}` is not A..B (for example 10..20, 100.. or ..50)"
+        ));
+    };
+    let first = if a.trim().is_empty() {
+        1
+    } else {
+        parse_game_number(a, text)?
+    };
+    let last = if b.trim().is_empty() {
+        None
+    } else {
+        Some(parse_game_number(b, text)?)
+    };
+    if last.is_some_and(|last| last < first) {
+        return Err(format!("`{text}` ends before it starts"));
+    }
+    Ok(GameRange { first, last })
 }
 
 /// `--shard K/N`: this worker's part of a split archive.

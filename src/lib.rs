@@ -29,6 +29,9 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::CheckFen(args) => cmd::check_fen::run(args, global),
         Command::Convert(args) => cmd::convert::run(args, global),
         Command::Perft(args) => cmd::perft::run(args, global),
+        Command::Report(args) => cmd::report::run(args, global),
+        Command::Completions(args) => cmd::completions::run(args, global),
+        Command::Man(args) => cmd::man::run(args, global),
     };
     match result {
         Ok(status) => status,

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::anyhow;
 
-use crate::cli::Shard;
+use crate::cli::{GameRange, Shard};
 use crate::input::{Limits, RawGame, Source, Splitter, open_decoded};
 use crate::progress::Progress;
 
@@ -23,6 +23,8 @@ pub struct Pipeline {
     pub threads: usize,
     pub limits: Limits,
     pub shard: Option<Shard>,
+    /// `--game N` / `--games A..B`: reading stops after the range's last game.
+    pub games: Option<GameRange>,
     pub show_progress: bool,
 }
 
@@ -38,13 +40,22 @@ enum Message {
 pub struct Totals {
     /// Inputs that were opened.
     pub files: u64,
-    /// Games processed (after `--shard`).
+    /// Games processed (after `--shard` and `--games`).
     pub games: u64,
+    /// Games found in the input, picked or not (the ones before a `--games` range stopped
+    /// the reading).
+    pub games_found: u64,
     /// Inputs that could not be opened or read.
     pub input_errors: u64,
 }
 
 impl Pipeline {
+    /// Whether `--shard` and `--games` both let the game with this 0-based index through.
+    fn picks(&self, game_index: u64) -> bool {
+        self.shard.is_none_or(|shard| shard.contains(game_index))
+            && self.games.is_none_or(|range| range.contains(game_index))
+    }
+
     /// Reads every source, applies `process` to each game (in parallel), and hands the
     /// results to `sink` in input order. Input errors are printed on stderr as they come
     /// and counted; an error from `sink` (a closed pipe, a full disk) stops the run.
@@ -86,7 +97,7 @@ impl Pipeline {
 
         let outcome = if self.threads <= 1 {
             let reader_counter = counter.clone();
-            read_all(sources, self, reader_counter, |message| {
+            read_all(sources, self, reader_counter, &mut |message| {
                 let results = match &message {
                     Message::Games(games) => Some(games.iter().map(&process).collect()),
                     Message::InputError(_) => None,
@@ -98,12 +109,15 @@ impl Pipeline {
                 deliver(message, results, &mut totals)
             })
         };
-        totals.files = sources.len() as u64 - totals.input_errors.min(sources.len() as u64);
         match outcome {
-            Ok(()) => progress.finish(),
+            Ok(_) => progress.finish(),
             Err(_) => progress.abandon(),
         }
-        outcome.map(|()| totals)
+        outcome.map(|read| Totals {
+            files: read.sources - totals.input_errors.min(read.sources),
+            games_found: read.games,
+            ..totals
+        })
     }
 
     fn run_parallel<T, P, D>(
@@ -112,7 +126,7 @@ impl Pipeline {
         process: &P,
         counter: Arc<AtomicU64>,
         mut deliver: D,
-    ) -> anyhow::Result<()>
+    ) -> anyhow::Result<ReadCounts>
     where
         T: Send,
         P: Fn(&RawGame) -> T + Sync,
@@ -128,7 +142,7 @@ impl Pipeline {
 
         std::thread::scope(|scope| {
             let reader = scope.spawn(move || {
-                read_all(sources, self, counter, |message| {
+                read_all(sources, self, counter, &mut |message| {
                     batch_tx
                         .send(message)
                         .map_err(|_| anyhow!("the writer stopped"))
@@ -209,17 +223,35 @@ impl Pipeline {
     }
 }
 
-/// The reader: opens each source in turn, splits it into games and emits batches.
+/// What the reader got through before the end of the input or of a `--games` range.
+#[derive(Debug, Clone, Copy)]
+struct ReadCounts {
+    /// Sources it tried to open.
+    sources: u64,
+    /// Games it found in them, picked or not.
+    games: u64,
+}
+
+/// The reader: opens each source in turn, splits it into games and emits batches of the
+/// games picked.
 fn read_all(
     sources: &[Source],
     pipeline: &Pipeline,
     counter: Arc<AtomicU64>,
-    mut emit: impl FnMut(Message) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+    emit: &mut impl FnMut(Message) -> anyhow::Result<()>,
+) -> anyhow::Result<ReadCounts> {
     let mut global_index = 0u64;
+    let mut sources_reached = 0u64;
     let mut batch: Vec<RawGame> = Vec::with_capacity(BATCH_GAMES);
     let mut batch_bytes = 0usize;
-    for source in sources {
+    'sources: for source in sources {
+        if pipeline
+            .games
+            .is_some_and(|range| range.is_past(global_index))
+        {
+            break;
+        }
+        sources_reached += 1;
         let reader = match open_decoded(source, counter.clone()) {
             Ok(reader) => reader,
             Err(err) => {
@@ -238,12 +270,15 @@ fn read_all(
         loop {
             match splitter.next_game() {
                 Ok(Some(mut game)) => {
+                    if pipeline
+                        .games
+                        .is_some_and(|range| range.is_past(global_index))
+                    {
+                        break 'sources;
+                    }
                     game.global_index = global_index;
                     global_index += 1;
-                    if pipeline
-                        .shard
-                        .is_some_and(|shard| !shard.contains(game.global_index))
-                    {
+                    if !pipeline.picks(game.global_index) {
                         continue;
                     }
                     batch_bytes += game.bytes.len();
@@ -271,5 +306,8 @@ fn read_all(
     if !batch.is_empty() {
         emit(Message::Games(Arc::new(batch)))?;
     }
-    Ok(())
+    Ok(ReadCounts {
+        sources: sources_reached,
+        games: global_index,
+    })
 }

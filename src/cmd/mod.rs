@@ -2,9 +2,12 @@
 
 pub mod check_fen;
 pub mod common;
+pub mod completions;
 pub mod convert;
 pub mod fen;
+pub mod man;
 pub mod perft;
 pub mod pgn;
+pub mod report;
 pub mod stats;
 pub mod validate;

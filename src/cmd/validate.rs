@@ -1,30 +1,28 @@
 //! `pgnkit validate`: replay every game's main line and report each finding.
 
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-use anyhow::anyhow;
 
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
+use crate::input::Source;
 use crate::output::Output;
-use crate::output::findings::{FindingFormat, FindingWriter};
+use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::{ReplayOptions, Severity, replay};
+use crate::rules::{Severity, replay};
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
 /// Each finding names the file, the line, the game and the move, with a stable code
 /// (`castling.rook-moved`, `move.illegal`, `result.mismatch`, ...) and a plain
 /// explanation. Errors stop the replay of that game; the run goes on with the next.
-/// A summary line goes to stderr at the end.
-///
-/// Examples:
-///   pgnkit validate games.pgn
-///   pgnkit validate archive/ --format csv -o findings.csv
-///   zstdcat lichess.pgn.zst | pgnkit validate --level info
+/// On a terminal (or with --verbose) each finding is followed by the game and what the
+/// code means; --board adds a diagram of the position before the move. A summary line
+/// goes to stderr at the end. Exit code 1 when an error was found, 2 on an I/O error.
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     #[command(flatten)]
     pub input: InputArgs,
@@ -40,10 +38,35 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Level::Warning, help_heading = "Output")]
     pub level: Level,
 
-    /// Under each text finding, the game's players, event and round.
+    /// Under each text finding, the game (players, event, round) and what the code
+    /// means. The default on a terminal.
     #[arg(short, long, help_heading = "Output")]
     pub verbose: bool,
+
+    /// Under each text finding about a move, a diagram of the position before it: (x)
+    /// where the piece moves from, [x] where to, !x! what attacks, *x* what the message
+    /// names (the pinned piece, the rook, the missing double step).
+    #[arg(long, help_heading = "Output")]
+    pub board: bool,
+
+    /// Copy the original text of every game without an error finding to FILE (warnings
+    /// and infos do not count), in input order: the part an arbiter can publish.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub clean_out: Option<PathBuf>,
+
+    /// Copy the original text of every game with an error finding to FILE, in input order:
+    /// the part to send back. With --clean-out, every game goes to exactly one of the two.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub broken_out: Option<PathBuf>,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  pgnkit validate games.pgn                       findings as text, with a summary
+  pgnkit validate games.pgn --game 7 --board      one game, each error with a diagram
+  pgnkit validate archive/ --format csv -o f.csv  a table for a spreadsheet
+  pgnkit validate event.pgn --clean-out ok.pgn --broken-out fix.pgn
+  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
@@ -66,22 +89,37 @@ impl Level {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
-    let options = ReplayOptions {
-        decoder: crate::input::TextDecoder::from_label(&args.input.encoding)
-            .map_err(|e| anyhow!(e))?,
-    };
+    let options = common::replay_options(&args.input)?;
     let (sources, listing_errors) = common::sources(&args.input);
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;
-    let mut writer = FindingWriter::new(output, args.format, ctx.color, args.verbose);
+    let on_terminal = args.output.output.is_none() && std::io::stdout().is_terminal();
+    let detail = TextDetail {
+        context: args.verbose || on_terminal || args.board,
+        board: args.board,
+    };
+    let mut writer = FindingWriter::new(output, args.format, ctx.color, detail);
+    for copy in [&args.clean_out, &args.broken_out].into_iter().flatten() {
+        refuse_to_overwrite_an_input(copy, &sources)?;
+    }
+    let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
+    let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();
     let level = args.level;
     let totals = pipeline.run(
         &sources,
         |raw| replay(raw, &options, &mut ()),
-        |_raw, report| {
+        |raw, report| {
             figures.plies += u64::from(report.plies);
+            let copy = if report.first_error().is_some() {
+                broken_out.as_mut()
+            } else {
+                clean_out.as_mut()
+            };
+            if let Some(copy) = copy {
+                copy_game(copy, &raw.bytes)?;
+            }
             for finding in &report.findings {
                 let severity = finding.severity();
                 if !level.shows(severity) {
@@ -98,6 +136,10 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
     writer.finish()?.finish()?;
+    for copy in [clean_out, broken_out].into_iter().flatten() {
+        copy.finish()?;
+    }
+    common::warn_if_no_game(&args.input, &totals);
 
     figures.files = totals.files;
     figures.games = totals.games;
@@ -112,4 +154,42 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         status = status.max(ExitStatus::Error);
     }
     Ok(status)
+}
+
+fn open_copy(path: &Path) -> anyhow::Result<Output> {
+    Output::create(Some(path))
+}
+
+/// `--clean-out games.pgn` on games.pgn would replace the archive with part of itself.
+fn refuse_to_overwrite_an_input(copy: &Path, sources: &[Source]) -> anyhow::Result<()> {
+    let Ok(copy_path) = copy.canonicalize() else {
+        return Ok(());
+    };
+    for source in sources {
+        if let Source::File { name, path } = source
+            && path.canonicalize().is_ok_and(|p| p == copy_path)
+        {
+            anyhow::bail!(
+                "{} is also an input: --clean-out and --broken-out need other files",
+                name
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A game's original bytes, with exactly one blank line after it so the copies read as
+/// a PGN file whatever the original had between games.
+fn copy_game(out: &mut Output, bytes: &[u8]) -> anyhow::Result<()> {
+    let end = bytes
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    let game = bytes.get(..end).unwrap_or_default();
+    if game.is_empty() {
+        return Ok(());
+    }
+    out.write_all(game)?;
+    out.write_all(b"\n\n")?;
+    Ok(())
 }

@@ -4,6 +4,9 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use crate::output::board::text_board;
+use crate::rules::explain::explanation;
+use crate::rules::marks::marks_of;
 use crate::rules::{Finding, GameReport, Severity};
 
 /// `--format` of commands that report findings.
@@ -54,11 +57,20 @@ impl<'a> FindingRecord<'a> {
     }
 }
 
+/// What the text format adds under each finding's first line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextDetail {
+    /// The game (players, event, round) and what the code means.
+    pub context: bool,
+    /// A diagram of the position before the move, the relevant squares marked.
+    pub board: bool,
+}
+
 /// Writes findings in one format.
 pub struct FindingWriter<W: Write> {
     format: FindingFormat,
     color: bool,
-    verbose: bool,
+    detail: TextDetail,
     csv: Option<csv::Writer<W>>,
     out: Option<W>,
     /// Findings written so far.
@@ -72,12 +84,12 @@ const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
 impl<W: Write> FindingWriter<W> {
-    pub fn new(out: W, format: FindingFormat, color: bool, verbose: bool) -> FindingWriter<W> {
+    pub fn new(out: W, format: FindingFormat, color: bool, detail: TextDetail) -> FindingWriter<W> {
         match format {
             FindingFormat::Csv => FindingWriter {
                 format,
                 color: false,
-                verbose: false,
+                detail: TextDetail::default(),
                 csv: Some(csv::Writer::from_writer(out)),
                 out: None,
                 written: 0,
@@ -85,7 +97,7 @@ impl<W: Write> FindingWriter<W> {
             _ => FindingWriter {
                 format,
                 color: color && format == FindingFormat::Text,
-                verbose,
+                detail,
                 csv: None,
                 out: Some(out),
                 written: 0,
@@ -111,8 +123,11 @@ impl<W: Write> FindingWriter<W> {
             }
             _ => {
                 write_text(out, game, finding, self.color)?;
-                if self.verbose {
-                    write_context(out, game)?;
+                if self.detail.context {
+                    write_context(out, game, finding, self.color)?;
+                }
+                if self.detail.board {
+                    write_board(out, finding, self.color)?;
                 }
             }
         }
@@ -192,17 +207,35 @@ fn write_text<W: Write>(
     )
 }
 
-/// The indented lines under a finding: who played, where.
-fn write_context<W: Write>(out: &mut W, game: &GameReport) -> std::io::Result<()> {
+/// The indented lines under a finding: who played, where, and what the code means.
+fn write_context<W: Write>(
+    out: &mut W,
+    game: &GameReport,
+    finding: &Finding,
+    color: bool,
+) -> std::io::Result<()> {
     let tags = &game.tags;
+    let (dim, off) = if color { (DIM, RESET) } else { ("", "") };
     writeln!(
         out,
-        "    {} - {} | {} | round {}",
+        "    {dim}game:{off} {} \u{2013} {}, {}, round {}",
         or_unknown(tags.value("White")),
         or_unknown(tags.value("Black")),
         or_unknown(tags.value("Event")),
         or_unknown(tags.value("Round")),
-    )
+    )?;
+    writeln!(out, "    {dim}why:{off}  {}", explanation(finding.code))
+}
+
+/// The position before the move, as a small diagram (findings about a move only).
+fn write_board<W: Write>(out: &mut W, finding: &Finding, color: bool) -> std::io::Result<()> {
+    if finding.move_text.is_empty() {
+        return Ok(());
+    }
+    let Some((setup, marks)) = marks_of(finding) else {
+        return Ok(());
+    };
+    out.write_all(text_board(&setup.board, setup.turn, &marks, "    ", color).as_bytes())
 }
 
 fn or_unknown(value: &str) -> &str {

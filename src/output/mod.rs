@@ -1,7 +1,9 @@
 //! Bytes out: where data goes (stdout or `-o FILE`, written atomically), and the writers
 //! of each format.
 
+pub mod board;
 pub mod findings;
+pub mod report;
 pub mod summary;
 
 use std::fs;
@@ -63,6 +65,7 @@ impl Output {
     pub fn finish(mut self) -> anyhow::Result<()> {
         self.writer.flush().context("cannot write the output")?;
         if let Some((temp, path)) = self.pending.take() {
+            set_final_permissions(&temp, &path);
             temp.persist(&path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
@@ -82,6 +85,27 @@ impl Write for Output {
     fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
     }
+}
+
+/// A temporary file is private (0600); the file it becomes keeps the permissions of the
+/// file it replaces, or gets the usual 0644, so a report or a clean PGN can be shared.
+/// Failing to set them is not worth failing the run for.
+fn set_final_permissions(temp: &Path, path: &Path) {
+    let permissions = match fs::metadata(path) {
+        Ok(existing) => existing.permissions(),
+        Err(_) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                fs::Permissions::from_mode(0o644)
+            }
+            #[cfg(not(unix))]
+            {
+                return;
+            }
+        }
+    };
+    let _ = fs::set_permissions(temp, permissions);
 }
 
 /// A closed pipe (`pgnkit fen big.pgn | head -1`) ends the run quietly.

@@ -3,8 +3,10 @@
 
 pub mod diagnose;
 pub mod draw;
+pub mod explain;
 pub mod finding;
 pub mod history;
+pub mod marks;
 pub mod notation;
 pub mod replay;
 pub mod result;

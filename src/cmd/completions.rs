@@ -1,0 +1,38 @@
+//! `pgnkit completions SHELL`: a completion script generated from the CLI definition.
+
+use std::io::Write;
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use crate::cli::{Cli, GlobalArgs};
+use crate::exit::ExitStatus;
+
+/// Print a shell completion script for pgnkit on stdout.
+///
+/// The script completes commands, flags and their values (formats, shells, colour
+/// choices). It is generated from the same definition as --help, so it never lags behind.
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// The shell to write the script for.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  pgnkit completions bash > ~/.local/share/bash-completion/completions/pgnkit
+  pgnkit completions zsh > ~/.zfunc/_pgnkit        (with fpath+=~/.zfunc in .zshrc)
+  pgnkit completions fish > ~/.config/fish/completions/pgnkit.fish
+  pgnkit completions powershell >> $PROFILE";
+
+pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "pgnkit", &mut script);
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&script)?;
+    stdout.flush()?;
+    Ok(ExitStatus::Success)
+}
