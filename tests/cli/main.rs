@@ -9,4 +9,5 @@
 
 mod util;
 
+mod stats;
 mod validate;
