@@ -161,3 +161,30 @@ fn all_true(items: impl Iterator<Item = bool>) -> bool {
     }
     any
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use shakmaty::san::San;
+    use shakmaty::{Chess, Position};
+
+    use super::{DrawTracker, position_key};
+
+    /// The incremental key must equal a full hash after every kind of move.
+    #[test]
+    fn incremental_keys_equal_full_hashes() {
+        let moves = "e4 d5 exd5 e5 dxe6 Nc6 exf7+ Ke7 fxg8=N+ Rxg8 Nf3 Kd6 Bc4 Kc5 O-O \
+                     Bf5 Nc3 Qd7 Re1 Rb8 Rf1 Ra8 Re1 Rb8";
+        let mut pos = Chess::default();
+        let mut tracker = DrawTracker::default();
+        tracker.start(&pos);
+        for (i, text) in moves.split_whitespace().enumerate() {
+            let m = text.parse::<San>().unwrap().to_move(&pos).unwrap();
+            tracker.before_move(&pos, m);
+            pos.play_unchecked(m);
+            tracker.after_move(i as u32 + 1, &pos, pos.is_check());
+            assert_eq!(tracker.last_key, position_key(&pos), "after {text}");
+        }
+    }
+}
