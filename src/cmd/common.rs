@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use crate::cli::{Context, InputArgs};
 use crate::input::{Limits, Source, expand_inputs};
 use crate::pipeline::Pipeline;
+use crate::rules::ReplayOptions;
 
 /// The sources the INPUT arguments name; problems listing folders are printed here and
 /// counted (they make the exit code 2).
@@ -29,4 +30,11 @@ pub fn pipeline(ctx: &Context, input: &InputArgs) -> Pipeline {
         shard: input.shard,
         show_progress: ctx.stderr_is_terminal && !ctx.quiet,
     }
+}
+
+/// How games are replayed, as `--encoding` asks.
+pub fn replay_options(input: &InputArgs) -> anyhow::Result<ReplayOptions> {
+    let decoder =
+        crate::input::TextDecoder::from_label(&input.encoding).map_err(|e| anyhow::anyhow!(e))?;
+    Ok(ReplayOptions { decoder })
 }

@@ -11,7 +11,7 @@ use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::{ReplayOptions, Severity, replay};
+use crate::rules::{Severity, replay};
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -64,10 +64,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
-    let options = ReplayOptions {
-        decoder: crate::input::TextDecoder::from_label(&args.input.encoding)
-            .map_err(|e| anyhow!(e))?,
-    };
+    let options = common::replay_options(&args.input)?;
     let (sources, listing_errors) = common::sources(&args.input);
     let pipeline = common::pipeline(&ctx, &args.input);
 

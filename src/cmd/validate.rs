@@ -2,15 +2,13 @@
 
 use std::time::Instant;
 
-use anyhow::anyhow;
-
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::{ReplayOptions, Severity, replay};
+use crate::rules::{Severity, replay};
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
@@ -66,10 +64,7 @@ impl Level {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
-    let options = ReplayOptions {
-        decoder: crate::input::TextDecoder::from_label(&args.input.encoding)
-            .map_err(|e| anyhow!(e))?,
-    };
+    let options = common::replay_options(&args.input)?;
     let (sources, listing_errors) = common::sources(&args.input);
     let pipeline = common::pipeline(&ctx, &args.input);
 
