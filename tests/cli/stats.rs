@@ -2,7 +2,7 @@
 //! Fixtures are RULES.md section 5.4/5.5 cases (testdata/README.md).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::util::*;
 
@@ -517,20 +517,22 @@ fn summary_counts_the_fixtures() {
 #[test]
 fn merged_shards_and_files_equal_one_run() {
     let dir = tempfile::tempdir().unwrap();
+    // The corpus's rule games (when the shared corpus is beside the project) and the
+    // fixtures here: shards then cross file and folder boundaries.
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/rules");
-    let folder = if corpus.is_dir() {
-        corpus
-    } else {
-        testdata("stats")
-    };
-    let whole = summary_of(&[&folder], &[], dir.path(), "whole.csv");
+    let mut folders = vec![testdata("stats")];
+    if corpus.is_dir() {
+        folders.insert(0, corpus);
+    }
+    let inputs: Vec<&Path> = folders.iter().map(PathBuf::as_path).collect();
+    let whole = summary_of(&inputs, &[], dir.path(), "whole.csv");
     assert!(whole.contains("games,games,"), "{whole}");
 
     let shards: Vec<String> = (0..3)
         .map(|k| {
             let shard = format!("{k}/3");
             summary_of(
-                &[&folder],
+                &inputs,
                 &["--shard", &shard],
                 dir.path(),
                 &format!("s{k}.csv"),
@@ -540,12 +542,17 @@ fn merged_shards_and_files_equal_one_run() {
     assert_ne!(shards[0], whole, "a shard is only a part");
     assert_eq!(merge(&shards, dir.path()), whole, "by --shard");
 
-    let mut files: Vec<_> = std::fs::read_dir(&folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    files.sort();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for folder in &folders {
+        let mut in_folder: Vec<_> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
+            .collect();
+        in_folder.sort();
+        files.extend(in_folder);
+    }
+    assert!(files.len() >= 6);
     let parts: Vec<String> = files
         .iter()
         .enumerate()
