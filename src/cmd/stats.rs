@@ -69,6 +69,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;
+    // Opened before the run, so that a bad path fails at once, not after hours of work.
+    let summary_output = summary_output(&args)?;
     let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(output);
@@ -100,7 +102,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         .map_err(|e| anyhow!("cannot write the output: {}", e.error()))?
         .finish()?;
 
-    finish_summary(&summary, &args)?;
+    finish_summary(&summary, summary_output, args.summary)?;
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
@@ -128,21 +130,33 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
         };
         total.merge(&part);
     }
+    let summary_output = summary_output(args)?;
     let mut output = Output::create(args.output.output.as_deref())?;
     total.write_csv(&mut output)?;
     output.finish()?;
-    finish_summary(&total, args)?;
+    finish_summary(&total, summary_output, args.summary)?;
     Ok(ExitStatus::Success)
 }
 
-/// `--summary` and `--summary-output`.
-fn finish_summary(summary: &Summary, args: &Args) -> anyhow::Result<()> {
-    if let Some(path) = &args.summary_output {
-        let mut output = Output::create(Some(path))?;
+/// The destination of `--summary-output`, if asked for.
+fn summary_output(args: &Args) -> anyhow::Result<Option<Output>> {
+    args.summary_output
+        .as_deref()
+        .map(|path| Output::create(Some(path)))
+        .transpose()
+}
+
+/// Writes `--summary-output` and prints the `--summary` table.
+fn finish_summary(
+    summary: &Summary,
+    output: Option<Output>,
+    print_table: bool,
+) -> anyhow::Result<()> {
+    if let Some(mut output) = output {
         summary.write_csv(&mut output)?;
         output.finish()?;
     }
-    if args.summary {
+    if print_table {
         eprint!("{}", summary.table());
     }
     Ok(())

@@ -579,3 +579,21 @@ fn summary_table_on_stderr() {
     assert!(stderr.contains("perpetual_check"), "{stderr}");
     assert!(stderr.contains("3 games"), "{stderr}");
 }
+
+#[test]
+fn exit_code_is_0_with_broken_games_and_2_with_a_missing_input() {
+    let broken = testdata("stats/broken.pgn");
+    let (code, stdout, _) = run_args(&["stats", "--quiet", broken.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(rows_of(&stdout).len(), 4);
+
+    let (code, stdout, stderr) = run_args(&[
+        "stats",
+        "--quiet",
+        "no-such-file.pgn",
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no-such-file.pgn"), "{stderr}");
+    assert_eq!(rows_of(&stdout).len(), 4, "the other input is still read");
+}
