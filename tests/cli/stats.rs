@@ -453,14 +453,19 @@ fn rows_do_not_depend_on_threads() {
 
 /// `--summary-output` of one run over `inputs` with `extra` flags.
 fn summary_of(inputs: &[&Path], extra: &[&str], dir: &Path, name: &str) -> String {
+    runs_of(inputs, extra, dir, name).1
+}
+
+/// The rows (stdout) and the `--summary-output` of one run.
+fn runs_of(inputs: &[&Path], extra: &[&str], dir: &Path, name: &str) -> (String, String) {
     let out = dir.join(name);
-    let mut args = vec!["stats", "--quiet", "-o", "/dev/null", "--summary-output"];
+    let mut args = vec!["stats", "--quiet", "--summary-output"];
     args.push(out.to_str().unwrap());
     args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
     args.extend_from_slice(extra);
-    let (code, _, stderr) = run_args(&args);
+    let (code, stdout, stderr) = run_args(&args);
     assert_eq!(code, 0, "stderr: {stderr}");
-    std::fs::read_to_string(&out).unwrap()
+    (stdout, std::fs::read_to_string(&out).unwrap())
 }
 
 fn merge(parts: &[String], dir: &Path) -> String {
