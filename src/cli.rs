@@ -29,7 +29,7 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game's main line through the rules and report each defect.
     Validate(cmd::validate::Args),
-    /// One CSV row per game: result, termination, draw-rule figures, counts.
+    // No doc comment here: it would hide the long help of stats::Args.
     Stats(cmd::stats::Args),
     /// PGN to FEN: the final position of each game, every ply, or ply N.
     Fen(cmd::fen::Args),
