@@ -14,7 +14,7 @@ use crate::output::summary::{RunFigures, summary_line};
 use crate::rules::{Severity, replay};
 use crate::stats::{StatsRow, Summary};
 
-/// One CSV row per game: result, termination, draw-rule figures and move counts.
+/// One CSV row per game: result, termination, draw-rule figures and move counts
 ///
 /// Every game of the input gets its row, broken ones too: `status` says how far the replay
 /// got and the figures cover the plies that could be replayed. Games that never reached a
