@@ -332,6 +332,21 @@ fn checkmate_recorded_as_a_draw() {
 }
 
 #[test]
+fn result_tag_and_marker_that_differ() {
+    // R7: R is the tag's 1-0; the marker says 0-1.
+    let rows = stats_of("endings.pgn");
+    assert_cells(
+        &rows,
+        12,
+        &[
+            ("result", "1-0"),
+            ("termination", "none"),
+            ("result_consistent", "false"),
+        ],
+    );
+}
+
+#[test]
 fn perpetual_check() {
     let rows = stats_of("perpetual.pgn");
     // D17: five checks by White, the final position three times.
@@ -499,18 +514,18 @@ fn summary_counts_the_fixtures() {
     });
     assert_eq!(lines[1..], sorted[..], "rows sorted");
     for expected in [
-        "games,games,11",
-        "result,1-0,2",
+        "games,games,12",
+        "result,1-0,3",
         "result,1/2-1/2,9",
-        "status,ok,11",
+        "status,ok,12",
         "termination,checkmate,1",
         "termination,stalemate,2",
         "termination,insufficient-material,4",
-        "termination,none,4",
+        "termination,none,5",
         "draw_rule,insufficient_material,4",
-        "finding,result.mismatch,2",
+        "finding,result.mismatch,3",
         "finding,result.unwinnable-win,1",
-        "moves,plies,8",
+        "moves,plies,10",
     ] {
         assert!(
             lines.contains(&expected),
@@ -601,4 +616,32 @@ fn exit_code_is_0_with_broken_games_and_2_with_a_missing_input() {
     assert_eq!(code, 2);
     assert!(stderr.contains("no-such-file.pgn"), "{stderr}");
     assert_eq!(rows_of(&stdout).len(), 4, "the other input is still read");
+}
+
+#[test]
+fn result_consistent_is_false_exactly_where_validate_reports_a_mismatch() {
+    let folder = testdata("stats");
+    let folder = folder.to_str().unwrap();
+    let (_, findings, _) = run_args(&["validate", "--quiet", "--format", "jsonl", folder]);
+    let mut mismatched: Vec<(String, String)> = findings
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|f| f["code"] == "result.mismatch")
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_string(),
+                f["game"].to_string(),
+            )
+        })
+        .collect();
+    mismatched.sort();
+    let (_, stdout, _) = run_args(&["stats", "--quiet", folder]);
+    let mut inconsistent: Vec<(String, String)> = rows_of(&stdout)
+        .into_iter()
+        .filter(|row| row["result_consistent"] == "false")
+        .map(|row| (row["file"].clone(), row["game"].clone()))
+        .collect();
+    inconsistent.sort();
+    assert_eq!(inconsistent.len(), 4, "R1, R4, R7 and D5 recorded as a win");
+    assert_eq!(inconsistent, mismatched);
 }
