@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use crate::cli::{Context, InputArgs};
-use crate::input::{Limits, Source, expand_inputs};
+use crate::input::{Limits, Source, TextDecoder, expand_inputs};
 use crate::pipeline::Pipeline;
 use crate::rules::ReplayOptions;
 
@@ -22,6 +22,12 @@ pub fn sources(input: &InputArgs) -> (Vec<Source>, u64) {
     (sources, errors.len() as u64)
 }
 
+/// How games are replayed, as `--encoding` asks.
+pub fn replay_options(input: &InputArgs) -> anyhow::Result<ReplayOptions> {
+    let decoder = TextDecoder::from_label(&input.encoding).map_err(|e| anyhow::anyhow!(e))?;
+    Ok(ReplayOptions { decoder })
+}
+
 /// The pipeline as the flags and the terminal ask for it.
 pub fn pipeline(ctx: &Context, input: &InputArgs) -> Pipeline {
     Pipeline {
@@ -30,11 +36,4 @@ pub fn pipeline(ctx: &Context, input: &InputArgs) -> Pipeline {
         shard: input.shard,
         show_progress: ctx.stderr_is_terminal && !ctx.quiet,
     }
-}
-
-/// How games are replayed, as `--encoding` asks.
-pub fn replay_options(input: &InputArgs) -> anyhow::Result<ReplayOptions> {
-    let decoder =
-        crate::input::TextDecoder::from_label(&input.encoding).map_err(|e| anyhow::anyhow!(e))?;
-    Ok(ReplayOptions { decoder })
 }
