@@ -226,6 +226,7 @@ def main():
     skipped_why = collections.Counter()
     count_mismatch = []
     split_games = []
+    crashes = []
     for path in pgn_files(args.inputs):
         with open(path, "rb") as f:
             text = decode(f.read())
@@ -239,7 +240,11 @@ def main():
         theirs = []
         while True:
             offset = stream.tell()
-            game = chess.pgn.read_game(stream)
+            try:
+                game = chess.pgn.read_game(stream)
+            except Exception as error:  # python-chess gives up on some broken input
+                crashes.append((path, len(theirs) + 1, repr(error)))
+                break
             if game is None:
                 break
             start = re.compile(r"\S").search(text, offset)
@@ -276,6 +281,8 @@ def main():
     print(f"games compared: {compared}; skipped: {skipped} {dict(skipped_why)}")
     for path, n_ours, n_theirs in count_mismatch:
         print(f"  game count differs in {path}: pgnkit {n_ours}, python-chess {n_theirs}")
+    for path, game, error in crashes:
+        print(f"  python-chess stopped reading {path} at its game {game}: {error}")
     for path, game, line, starts in split_games:
         print(f"  {path} game {game} (line {line}): python-chess games starting at lines {starts}")
     print(f"games with a disagreement: {len(disagreeing_games)}")
