@@ -194,7 +194,7 @@ def summary_of(binary, inputs):
 def reference_counts(readme, folders):
     """The README's final-position counts summed over the files of the folders."""
     totals = collections.Counter()
-    pattern = re.compile(r"^\| `([^`]+)` \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|")
+    pattern = re.compile(r"^\| `([^`]+)`[^|]*\| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|")
     for line in open(readme, encoding="utf-8"):
         m = pattern.match(line)
         if m and any(m.group(1).startswith(f + "/") for f in folders):
