@@ -108,11 +108,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if !ctx.quiet {
         eprintln!("{}", summary_line(&figures, started.elapsed()));
     }
-    let mut status = ExitStatus::Success;
-    if totals.input_errors + listing_errors > 0 {
-        status = status.max(ExitStatus::Error);
-    }
-    Ok(status)
+    // Broken games are data here: only input and output errors change the exit code.
+    Ok(if totals.input_errors + listing_errors > 0 {
+        ExitStatus::Error
+    } else {
+        ExitStatus::Success
+    })
 }
 
 /// `--merge`: the sum of summary files.
