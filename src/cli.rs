@@ -36,7 +36,7 @@ pub enum Command {
     // The commands without a comment here take their help from their Args' doc comment
     // (summary line, paragraph) and `after_help` (examples): the way every command should.
     Validate(cmd::validate::Args),
-    /// One CSV row per game: result, termination, draw-rule figures, counts.
+    // No doc comment here: it would hide the long help of stats::Args.
     Stats(cmd::stats::Args),
     /// PGN to FEN: the final position of each game, every ply, or ply N.
     Fen(cmd::fen::Args),

@@ -1,11 +1,164 @@
-//! (being written)
+//! `pgnkit stats`: one CSV row per game with draw-rule figures, and a mergeable summary.
 
-use crate::cli::GlobalArgs;
+use std::fs::File;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context as _, anyhow};
+
+use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::common;
 use crate::exit::ExitStatus;
+use crate::output::Output;
+use crate::output::summary::{RunFigures, summary_line};
+use crate::rules::{Severity, replay};
+use crate::stats::{StatsRow, Summary};
 
+/// One CSV row per game: result, termination, draw-rule figures and move counts
+///
+/// Every game of the input gets its row, broken ones too: `status` says how far the replay
+/// got and the figures cover the plies that could be replayed. Games that never reached a
+/// position (unreadable, unsupported variant, invalid setup) have empty `termination`,
+/// `final_fen` and `max_repetition` and zero counts. Columns are SPEC.md's, then
+/// `under_promotions`. Rows come in input order whatever `--threads` is; the exit code is
+/// 0 whenever the run completes (broken games are data here).
+///
+/// The summary counts games by result, status and termination (games without a position
+/// have none), findings by code (every level), games in which each draw rule held
+/// (`draw_rule`: threefold, fivefold, fifty_move, seventy_five_move, perpetual_check,
+/// insufficient_material) and move totals (`moves`). Every count is additive: summaries
+/// of the parts of a split archive (`--shard K/N`, or one run per file) merge with
+/// `--merge` to exactly the summary of one run.
+///
+/// Examples:
+///   pgnkit stats games.pgn -o games.csv
+///   pgnkit stats archive/ --summary -o /dev/null
+///   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
+///   pgnkit stats --merge part*.sum.csv -o total.sum.csv
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    #[command(flatten)]
+    pub input: InputArgs,
 
-pub fn run(_args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("this command is not written yet")
+    #[command(flatten)]
+    pub output: OutputArg,
+
+    /// Print a readable summary table on stderr at the end (also with --merge).
+    #[arg(long, help_heading = "Summary")]
+    pub summary: bool,
+
+    /// Write the summary as `section,key,count` CSV to FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Summary")]
+    pub summary_output: Option<PathBuf>,
+
+    /// Read the INPUTs as summary CSV files (from --summary-output) and write their sum,
+    /// in the same format, to stdout or -o.
+    #[arg(long, help_heading = "Summary")]
+    pub merge: bool,
+}
+
+pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    if args.merge {
+        return merge(&args);
+    }
+    let started = Instant::now();
+    let ctx = Context::new(global, args.output.output.is_none());
+    let options = common::replay_options(&args.input)?;
+    let (sources, listing_errors) = common::sources(&args.input);
+    let pipeline = common::pipeline(&ctx, &args.input);
+
+    let output = Output::create(args.output.output.as_deref())?;
+    // Opened before the run, so that a bad path fails at once, not after hours of work.
+    let summary_output = summary_output(&args)?;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(output);
+    // The header comes first, also when the input holds no game.
+    writer.write_record(StatsRow::HEADER)?;
+    let mut summary = Summary::default();
+    let mut figures = RunFigures::default();
+    let totals = pipeline.run(
+        &sources,
+        |raw| replay(raw, &options, &mut ()),
+        |_raw, report| {
+            writer
+                .serialize(StatsRow::new(&report))
+                .context("cannot write the output")?;
+            summary.add_game(&report);
+            figures.plies += u64::from(report.plies);
+            for finding in &report.findings {
+                match finding.severity() {
+                    Severity::Error => figures.errors += 1,
+                    Severity::Warning => figures.warnings += 1,
+                    Severity::Info => {}
+                }
+            }
+            Ok(())
+        },
+    )?;
+    writer
+        .into_inner()
+        .map_err(|e| anyhow!("cannot write the output: {}", e.error()))?
+        .finish()?;
+
+    finish_summary(&summary, summary_output, args.summary)?;
+    figures.files = totals.files;
+    figures.games = totals.games;
+    if !ctx.quiet {
+        eprintln!("{}", summary_line(&figures, started.elapsed()));
+    }
+    // Broken games are data here: only input and output errors change the exit code.
+    Ok(if totals.input_errors + listing_errors > 0 {
+        ExitStatus::Error
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// `--merge`: the sum of summary files.
+fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
+    if args.input.inputs.is_empty() {
+        anyhow::bail!("--merge needs the summary files to add up (from --summary-output)");
+    }
+    let mut total = Summary::default();
+    for name in &args.input.inputs {
+        let part = if name == "-" {
+            Summary::read_csv(std::io::stdin().lock(), name)?
+        } else {
+            let file = File::open(name).with_context(|| format!("cannot open {name}"))?;
+            Summary::read_csv(file, name)?
+        };
+        total.merge(&part);
+    }
+    let summary_output = summary_output(args)?;
+    let mut output = Output::create(args.output.output.as_deref())?;
+    total.write_csv(&mut output)?;
+    output.finish()?;
+    finish_summary(&total, summary_output, args.summary)?;
+    Ok(ExitStatus::Success)
+}
+
+/// The destination of `--summary-output`, if asked for.
+fn summary_output(args: &Args) -> anyhow::Result<Option<Output>> {
+    args.summary_output
+        .as_deref()
+        .map(|path| Output::create(Some(path)))
+        .transpose()
+}
+
+/// Writes `--summary-output` and prints the `--summary` table.
+fn finish_summary(
+    summary: &Summary,
+    output: Option<Output>,
+    print_table: bool,
+) -> anyhow::Result<()> {
+    if let Some(mut output) = output {
+        summary.write_csv(&mut output)?;
+        output.finish()?;
+    }
+    if print_table {
+        eprint!("{}", summary.table());
+    }
+    Ok(())
 }

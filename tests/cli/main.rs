@@ -10,4 +10,5 @@
 mod util;
 
 mod ux;
+mod stats;
 mod validate;
