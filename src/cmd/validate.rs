@@ -10,6 +10,7 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter};
 use crate::output::summary::{RunFigures, summary_line};
+use crate::rules::notation::PieceLetters;
 use crate::rules::{ReplayOptions, Severity, replay};
 
 /// Replay every game's main line through the rules of chess and report each defect.
@@ -43,6 +44,17 @@ pub struct Args {
     /// Under each text finding, the game's players, event and round.
     #[arg(short, long, help_heading = "Output")]
     pub verbose: bool,
+
+    /// Also replay and check every variation, from the position before the move it
+    /// replaces. A finding inside a variation says so in its message and shows the
+    /// variation in `move` (`(12... Nf6 ...) 14. O-O`); it does not stop the main line.
+    #[arg(long, help_heading = "Rules")]
+    pub variations: bool,
+
+    /// Read piece letters of another language: de (K D T L S), fr (R D T F C) or
+    /// nl (K D T L P). Each move so read is reported as info `san.notation`.
+    #[arg(long, value_enum, value_name = "LANG", help_heading = "Rules")]
+    pub piece_letters: Option<PieceLetters>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -69,6 +81,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let options = ReplayOptions {
         decoder: crate::input::TextDecoder::from_label(&args.input.encoding)
             .map_err(|e| anyhow!(e))?,
+        variations: args.variations,
+        piece_letters: args.piece_letters,
     };
     let (sources, listing_errors) = common::sources(&args.input);
     let pipeline = common::pipeline(&ctx, &args.input);

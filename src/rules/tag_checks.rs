@@ -1,0 +1,134 @@
+//! Checks of the tag section: the seven-tag roster, well-formed values, duplicates, and a
+//! `[FEN]` that is legal but implausible.
+
+use shakmaty::fen::Fen;
+
+use super::finding::Code;
+use super::tags::Tags;
+
+/// The seven tags every PGN game must have (PGN standard 8.1.1).
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Every tag finding of one game, as (code, message).
+pub fn check(tags: &Tags) -> Vec<(Code, String)> {
+    let mut found = Vec::new();
+    let missing: Vec<&str> = ROSTER
+        .iter()
+        .copied()
+        .filter(|name| tags.get(name).is_none())
+        .collect();
+    if !missing.is_empty() {
+        found.push((
+            Code::TagMissingRoster,
+            format!(
+                "the seven-tag roster lacks {}",
+                missing
+                    .iter()
+                    .map(|name| format!("[{name}]"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    for (index, (name, value)) in tags.pairs.iter().enumerate() {
+        let earlier = tags
+            .pairs
+            .iter()
+            .take(index)
+            .filter(|(earlier, _)| earlier == name)
+            .count();
+        if earlier == 1 {
+            found.push((
+                Code::TagDuplicate,
+                format!(
+                    "[{name}] appears more than once (two games merged by a missing blank line?); the first value is used"
+                ),
+            ));
+        }
+        if let Some(why) = bad_value(name, value) {
+            found.push((Code::TagBadValue, format!("[{name} \"{value}\"]: {why}")));
+        }
+    }
+    if let Some(fen) = tags.get("FEN") {
+        found.extend(
+            implausible(fen)
+                .into_iter()
+                .map(|why| (Code::SetupImplausible, format!("[FEN \"{fen}\"]: {why}"))),
+        );
+    }
+    found
+}
+
+/// Why a Date, Elo or Result value is malformed, if it is.
+fn bad_value(name: &str, value: &str) -> Option<&'static str> {
+    match name {
+        "Date" | "UTCDate" | "EventDate" if !is_date(value) => {
+            Some("a date is written YYYY.MM.DD, with `?` for unknown digits")
+        }
+        "WhiteElo" | "BlackElo"
+            if !value.is_empty() && !value.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            Some("an Elo rating is a number")
+        }
+        "Result" if !matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*") => {
+            Some("a result is one of 1-0, 0-1, 1/2-1/2, *")
+        }
+        _ => None,
+    }
+}
+
+fn is_date(value: &str) -> bool {
+    let parts: Vec<&str> = value.split('.').collect();
+    let [year, month, day] = parts.as_slice() else {
+        return false;
+    };
+    let field = |text: &str, len: usize| {
+        text.len() == len
+            && (text.bytes().all(|b| b == b'?') || text.bytes().all(|b| b.is_ascii_digit()))
+    };
+    field(year, 4) && field(month, 2) && field(day, 2)
+}
+
+/// What makes a legal `[FEN]` implausible: missing fields, counters that no game reaches.
+fn implausible(text: &str) -> Vec<String> {
+    let mut why = Vec::new();
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if Fen::from_ascii(text.trim().as_bytes()).is_err() {
+        return why;
+    }
+    if fields.len() != 6 {
+        why.push(format!(
+            "has {} fields instead of 6 (missing ones default)",
+            fields.len()
+        ));
+    }
+    let halfmoves: Option<u32> = fields.get(4).and_then(|f| f.parse().ok());
+    let fullmoves: Option<u32> = fields.get(5).and_then(|f| f.parse().ok());
+    if fullmoves == Some(0) {
+        why.push("the fullmove number is 0 (it starts at 1)".to_string());
+    }
+    if let (Some(ep), Some(h)) = (fields.get(3), halfmoves)
+        && *ep != "-"
+        && h != 0
+    {
+        why.push(format!(
+            "an en passant square with halfmove clock {h}: a double step resets the clock to 0"
+        ));
+    }
+    if let Some(h) = halfmoves
+        && h >= 150
+    {
+        why.push(format!(
+            "the halfmove clock is {h}: the game was already drawn by the 75-move rule"
+        ));
+    }
+    if let (Some(h), Some(f)) = (halfmoves, fullmoves)
+        && f > 0
+        && h > 2 * f
+    {
+        why.push(format!(
+            "the halfmove clock {h} is larger than the plies played by move {f}"
+        ));
+    }
+    why
+}
