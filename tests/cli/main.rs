@@ -9,4 +9,5 @@
 
 mod util;
 
+mod diagnosis;
 mod validate;

@@ -53,6 +53,8 @@ pub fn why_illegal(scene: &Scene<'_>, san: San) -> String {
     if all.is_empty() {
         return format!("{who} has no {} on the board", name(role));
     }
+    // A pawn push names no file but always comes from the target's file.
+    let file = file.or((role == Role::Pawn && !capture).then_some(to.file()));
     let candidates: Vec<Square> = all
         .into_iter()
         .filter(|sq| file.is_none_or(|f| sq.file() == f) && rank.is_none_or(|r| sq.rank() == r))
@@ -64,17 +66,28 @@ pub fn why_illegal(scene: &Scene<'_>, san: San) -> String {
             describe_origin(file, rank)
         );
     }
-    let reasons: Vec<String> = candidates
+    let reasons: Vec<(bool, String)> = candidates
         .iter()
         .map(|&from| why_not_from(scene, role, from, to, capture))
         .collect();
-    if let [only] = reasons.as_slice() {
-        return only.clone();
+    // Pieces that could reach the square on an empty board explain more than the others.
+    let reaching: Vec<&str> = reasons
+        .iter()
+        .filter(|(reaches, _)| *reaches)
+        .map(|(_, why)| why.as_str())
+        .collect();
+    let shown: Vec<&str> = if reaching.is_empty() {
+        reasons.iter().map(|(_, why)| why.as_str()).collect()
+    } else {
+        reaching
+    };
+    if let [only] = shown.as_slice() {
+        return (*only).to_string();
     }
     format!(
         "no {} of {who} can play it: {}",
         name(role),
-        reasons.join("; ")
+        shown.join("; ")
     )
 }
 
@@ -89,8 +102,15 @@ fn describe_origin(file: Option<shakmaty::File>, rank: Option<Rank>) -> String {
     origin
 }
 
-/// Why the piece of `role` on `from` cannot go to `to`.
-fn why_not_from(scene: &Scene<'_>, role: Role, from: Square, to: Square, capture: bool) -> String {
+/// Why the piece of `role` on `from` cannot go to `to`, and whether it could on an
+/// empty board.
+fn why_not_from(
+    scene: &Scene<'_>,
+    role: Role,
+    from: Square,
+    to: Square,
+    capture: bool,
+) -> (bool, String) {
     let pos = scene.pos;
     let color = pos.turn();
     let board = pos.board();
@@ -98,28 +118,31 @@ fn why_not_from(scene: &Scene<'_>, role: Role, from: Square, to: Square, capture
     let piece = role.of(color);
     let here = format!("the {} on {from}", name(role));
     if role == Role::Pawn {
-        if let Some(reason) = pawn_reach(scene, from, to, capture) {
-            return format!("{here} {reason}");
+        if let Some((reaches, reason)) = pawn_reach(scene, from, to, capture) {
+            return (reaches, format!("{here} {reason}"));
         }
     } else {
         if !attacks(from, piece, Bitboard::EMPTY).contains(to) {
-            return format!("{here} cannot move to {to}");
+            return (false, format!("{here} cannot move to {to}"));
         }
         let blockers = between(from, to) & occupied;
         if blockers.any() {
-            return format!("{here} is blocked by {}", pieces_on(pos, blockers));
+            return (
+                true,
+                format!("{here} is blocked by {}", pieces_on(pos, blockers)),
+            );
         }
     }
     // The move is possible on the board: it must leave the own king attacked.
     let Some(king) = scene.our_king() else {
-        return format!("{here} cannot move to {to}");
+        return (true, format!("{here} cannot move to {to}"));
     };
     let king_after = if role == Role::King { to } else { king };
     let after = (occupied & !Bitboard::from(from)) | Bitboard::from(to);
     let attackers =
         board.attacks_to(king_after, !color, after) & board.by_color(!color) & !Bitboard::from(to);
     if role == Role::King {
-        return if attackers.any() {
+        let why = if attackers.any() {
             format!(
                 "the king would be in check on {to} from {}",
                 pieces_on(pos, attackers)
@@ -127,40 +150,55 @@ fn why_not_from(scene: &Scene<'_>, role: Role, from: Square, to: Square, capture
         } else {
             format!("{here} cannot move to {to}")
         };
+        return (true, why);
     }
     let checkers = pos.checkers();
     if checkers.any() && (attackers & checkers).any() {
-        return format!(
-            "{} is in check from {} and moving {here} does not answer it",
-            color_name(color),
-            pieces_on(pos, checkers & attackers)
+        return (
+            true,
+            format!(
+                "{} is in check from {} and moving {here} does not answer it",
+                color_name(color),
+                pieces_on(pos, checkers & attackers)
+            ),
         );
     }
     if attackers.any() {
-        return format!(
-            "{here} is pinned by {} against the king on {king}: moving it leaves the king in check",
-            pieces_on(pos, attackers)
+        return (
+            true,
+            format!(
+                "{here} is pinned by {} against the king on {king}: moving it leaves the king in check",
+                pieces_on(pos, attackers)
+            ),
         );
     }
-    format!("{here} cannot move to {to}")
+    (true, format!("{here} cannot move to {to}"))
 }
 
 /// Why a pawn cannot make the step or capture, or `None` when it can on the board.
-fn pawn_reach(scene: &Scene<'_>, from: Square, to: Square, capture: bool) -> Option<String> {
+fn pawn_reach(
+    scene: &Scene<'_>,
+    from: Square,
+    to: Square,
+    capture: bool,
+) -> Option<(bool, String)> {
     let pos = scene.pos;
     let color = pos.turn();
     let occupied = pos.board().occupied();
     if from.file() != to.file() {
         if !pawn_attacks(color, from).contains(to) {
-            return Some(format!("cannot capture on {to}"));
+            return Some((false, format!("cannot capture on {to}")));
         }
         if !occupied.contains(to) {
-            return Some(format!("has nothing to capture on {to}"));
+            return Some((true, format!("has nothing to capture on {to}")));
         }
         return None;
     }
     if capture {
-        return Some(format!("moves straight to {to}, which is not a capture"));
+        return Some((
+            false,
+            format!("moves straight to {to}, which is not a capture"),
+        ));
     }
     let forward = color.fold_wb(1, -1);
     let step = from.rank().offset(forward);
@@ -169,12 +207,15 @@ fn pawn_reach(scene: &Scene<'_>, from: Square, to: Square, capture: bool) -> Opt
         let blockers = (between(from, to) | Bitboard::from(to)) & occupied;
         return blockers
             .any()
-            .then(|| format!("is blocked by {}", pieces_on(pos, blockers)));
+            .then(|| (true, format!("is blocked by {}", pieces_on(pos, blockers))));
     }
     if Some(to.rank()) != step {
-        return Some(format!("cannot advance from {from} to {to}"));
+        return Some((false, format!("cannot advance from {from} to {to}")));
     }
-    occupied
-        .contains(to)
-        .then(|| format!("is blocked by {}", pieces_on(pos, Bitboard::from(to))))
+    occupied.contains(to).then(|| {
+        (
+            true,
+            format!("is blocked by {}", pieces_on(pos, Bitboard::from(to))),
+        )
+    })
 }
