@@ -44,7 +44,9 @@ class FirstError(chess.pgn.GameBuilder):
         super().handle_error(error)
         if self.first_error is None and len(self.variation_stack) == 1:
             node = self.variation_stack[-1]
-            self.first_error = (node.ply() + 1, str(error))
+            # Plies from the game's own start (a FEN may start at any move number).
+            ply = node.ply() - self.game.ply() + 1
+            self.first_error = (ply, str(error))
 
     def result(self):
         game = super().result()
@@ -141,11 +143,12 @@ def main():
             compared += 1
             py_ply = error[0] if error else None
             kit_ply = finding["ply"] if finding else None
-            if finding and (finding["white"], finding["black"]) != (
-                    headers.get("White", ""), headers.get("Black", "")):
-                if headers.get("White") is not None:
-                    disagreements.append((path, index, "misaligned", finding, error))
-                    continue
+            names = tuple("" if headers.get(k, "?") == "?" else headers[k]
+                          for k in ("White", "Black"))
+            if finding and (finding["white"] or "", finding["black"] or "") != names \
+                    and (finding["white"], finding["black"]) != ("?", "?"):
+                disagreements.append((path, index, "misaligned", finding, error))
+                continue
             if py_ply == kit_ply:
                 agreed += 1
                 continue
