@@ -103,6 +103,27 @@ fn is_legal(pos: &Chess, san: San) -> bool {
     san.to_move(pos).is_ok()
 }
 
+/// The same SAN with its capture marker and promotion piece rewritten.
+fn rewritten(san: San, capture: bool, promotion: Option<Role>) -> San {
+    match san {
+        San::Normal {
+            role,
+            file,
+            rank,
+            to,
+            ..
+        } => San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        },
+        other => other,
+    }
+}
+
 /// `knight`, `pawn`, ...
 fn name(role: Role) -> &'static str {
     match role {

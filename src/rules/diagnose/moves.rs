@@ -5,7 +5,7 @@ use shakmaty::attacks::{attacks, between, pawn_attacks};
 use shakmaty::san::San;
 use shakmaty::{Bitboard, Position, Rank, Role, Square};
 
-use super::{Scene, color_name, is_legal, name, pieces_on};
+use super::{Scene, color_name, is_legal, name, pieces_on, rewritten};
 
 /// Explains a `San::Normal` that matches no legal move; other SANs get a plain sentence.
 pub fn why_illegal(scene: &Scene<'_>, san: San) -> String {
@@ -29,24 +29,17 @@ pub fn why_illegal(scene: &Scene<'_>, san: San) -> String {
     {
         return format!("{to} is occupied by {who}'s own {}", name(piece.role));
     }
-    let with_capture = |capture: bool| San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion,
-    };
-    if capture && !board.occupied().contains(to) && is_legal(pos, with_capture(false)) {
+    if capture && !board.occupied().contains(to) && is_legal(pos, rewritten(san, false, promotion))
+    {
         return format!(
             "the move is written as a capture but {to} is empty: {} would be legal",
-            with_capture(false)
+            rewritten(san, false, promotion)
         );
     }
-    if !capture && board.occupied().contains(to) && is_legal(pos, with_capture(true)) {
+    if !capture && board.occupied().contains(to) && is_legal(pos, rewritten(san, true, promotion)) {
         return format!(
             "{to} holds a piece to capture but the move is not written as a capture: {} would be legal",
-            with_capture(true)
+            rewritten(san, true, promotion)
         );
     }
     let all = pos.our(role);

@@ -4,31 +4,23 @@
 use shakmaty::san::San;
 use shakmaty::{Position, Rank, Role};
 
-use super::{Scene, is_legal, name};
+use super::{Scene, is_legal, name, rewritten};
 use crate::rules::finding::Code;
 
 pub fn diagnose(scene: &Scene<'_>, san: San) -> Option<(Code, String)> {
     let San::Normal {
         role,
-        file,
-        rank,
         capture,
         to,
         promotion,
+        ..
     } = san
     else {
         return None;
     };
     let pos = scene.pos;
     let last = pos.turn().relative_rank(Rank::Eighth);
-    let with = |promotion: Option<Role>| San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion,
-    };
+    let with = |promotion: Option<Role>| rewritten(san, capture, promotion);
     match promotion {
         Some(piece) if role != Role::Pawn => {
             let plain = with(None);
