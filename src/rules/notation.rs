@@ -99,6 +99,9 @@ pub fn read(pos: &Chess, text: &[u8], letters: Option<PieceLetters>) -> Option<R
         return Some(reading);
     }
     if let Ok(san_plus) = SanPlus::from_ascii(text) {
+        if let Some(reading) = capture_marked_lan(pos, text, san_plus) {
+            return Some(reading);
+        }
         if !over_specified_pawn(san_plus.san) {
             let why = lowercase_promotion(san_plus.san, text)
                 .then(|| "a promotion piece in lower case".to_string());
@@ -116,6 +119,34 @@ pub fn read(pos: &Chess, text: &[u8], letters: Option<PieceLetters>) -> Option<R
         });
     }
     nonstandard(pos, text)
+}
+
+/// `Nxg1f3`: shakmaty reads a capture by the knight on g1; as long algebraic notation
+/// (the origin square after the marker) it is the move g1-f3. Read so only when the
+/// capture is illegal and the long algebraic move is legal.
+fn capture_marked_lan(pos: &Chess, text: &[u8], san_plus: SanPlus) -> Option<Reading> {
+    let San::Normal {
+        file: Some(_),
+        rank: Some(_),
+        capture: true,
+        ..
+    } = san_plus.san
+    else {
+        return None;
+    };
+    if san_plus.san.to_move(pos).is_ok() {
+        return None;
+    }
+    let (body, _, _) = split_suffix(text);
+    let san = long_algebraic(pos, body)?;
+    san.to_move(pos).ok()?;
+    Some(Reading {
+        san_plus: SanPlus {
+            san,
+            suffix: san_plus.suffix,
+        },
+        why: Some("long algebraic or UCI notation".to_string()),
+    })
 }
 
 /// `e8=q`: shakmaty accepts it, the standard writes the piece in upper case.
@@ -256,20 +287,12 @@ fn long_algebraic(pos: &Chess, body: &[u8]) -> Option<San> {
         Some(&c @ (b'K' | b'Q' | b'R' | b'B' | b'N' | b'P')) => (Some(c), body.get(1..)?),
         _ => (None, body),
     };
-    let mut rest = rest;
-    let mut capture = false;
-    if let Some(r) = rest.strip_prefix(b"x") {
-        capture = true;
-        rest = r;
-    }
+    let mut rest = rest.strip_prefix(b"x").unwrap_or(rest);
     let from = square(rest.get(..2)?)?;
     rest = rest.get(2..)?;
     match rest.first() {
         Some(b'-') => rest = rest.get(1..)?,
-        Some(b'x' | b':') => {
-            capture = true;
-            rest = rest.get(1..)?;
-        }
+        Some(b'x' | b':') => rest = rest.get(1..)?,
         _ => {}
     }
     let to = square(rest.get(..2)?)?;
@@ -292,9 +315,9 @@ fn long_algebraic(pos: &Chess, body: &[u8]) -> Option<San> {
     {
         return Some(San::Castle(side));
     }
-    let capture = capture || board.by_color(!pos.turn()).contains(to) || {
-        role == Role::Pawn && from.file() != to.file()
-    };
+    // The squares say it all: a capture marker in long algebraic notation is decoration.
+    let capture = board.by_color(!pos.turn()).contains(to)
+        || (role == Role::Pawn && from.file() != to.file());
     Some(San::Normal {
         role,
         file: Some(from.file()),

@@ -208,8 +208,11 @@ impl Replay<'_> {
         self.report.draws.start(&self.pos);
         visitor.position(0, b"", &self.pos);
 
-        let start = self.pos.clone();
-        let start_history = self.history.clone();
+        // Variations start from positions of the main line: replayed again only when asked.
+        let start = self
+            .options
+            .variations
+            .then(|| (self.pos.clone(), self.history.clone()));
         let mut depth = 0u32;
         let mut stopped = false;
         let mut i = 0;
@@ -228,7 +231,7 @@ impl Replay<'_> {
             }
             i += 1;
         }
-        if self.options.variations {
+        if let Some((start, start_history)) = start {
             let found = variations::check(raw, &start, &start_history, self.options);
             self.report.findings.extend(found);
         }

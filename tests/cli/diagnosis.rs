@@ -376,7 +376,8 @@ fn under_promotions_are_legal() {
 #[test]
 fn non_standard_notation_is_read_as_the_move_it_means() {
     let all = findings("notation.pgn", &[]);
-    let cases: [(u64, u64, &str, &str); 12] = [
+    let cases: [(u64, u64, &str, &str); 13] = [
+        (19, 3, "2. Nxg1f3", "read as Nf3"),
         (1, 1, "1. e8Q", "read as e8=Q"),
         (2, 1, "1. e8", "parentheses"),
         (3, 1, "1. e8/Q", "read as e8=Q"),
