@@ -1,6 +1,7 @@
 //! `validate --variations`: every variation is replayed from the position before the move
 //! it replaces, and its defects are reported without stopping the main line.
 
+use shakmaty::san::San;
 use shakmaty::{Chess, Position};
 
 use super::finding::{Code, Finding};
@@ -76,6 +77,10 @@ pub fn check(
                 if let Some(line) = lines.last_mut()
                     && !line.stopped
                 {
+                    if in_variation && pass_in_analysis(line, raw.token_text(token)) {
+                        index += 1;
+                        continue;
+                    }
                     let (read, extra) = read_move(&line.pos, &line.history, raw, index, options);
                     let text = String::from_utf8_lossy(raw.token_text(token)).into_owned();
                     let label = move_label(&line.pos, &text);
@@ -94,8 +99,7 @@ pub fn check(
                     match read {
                         Read::Move { m, why, .. } => {
                             if in_variation && let Some(why) = why {
-                                let standard =
-                                    shakmaty::san::San::from_move(&line.pos, m).to_string();
+                                let standard = San::from_move(&line.pos, m).to_string();
                                 findings.push(finding(
                                     Code::SanNotation,
                                     format!("read as {standard} ({why})"),
@@ -127,4 +131,19 @@ pub fn check(
         index += 1;
     }
     findings
+}
+
+/// A null move (`--`, `Z0`) inside a variation is analysis ("what if it were the other
+/// side's turn"): it passes the turn, unless the side to move is in check.
+fn pass_in_analysis(line: &mut Line, text: &[u8]) -> bool {
+    if !matches!(San::from_ascii(text), Ok(San::Null)) || line.pos.is_check() {
+        return false;
+    }
+    let Ok(passed) = line.pos.clone().swap_turn() else {
+        return false;
+    };
+    line.before_last = Some((line.pos.clone(), line.history.clone()));
+    line.pos = passed;
+    line.plies += 1;
+    true
 }
