@@ -128,7 +128,9 @@ impl History {
                 *slot = Some((by, m.is_castle()));
             }
         }
-        if self.rights.any() {
+        // Only a king move, or a move from or to a castling rook's square, can lose a right.
+        let touched = m.from().map_or(Bitboard::EMPTY, Bitboard::from) | Bitboard::from(m.to());
+        if (role == Role::King && self.rights.any()) || (self.rights & touched).any() {
             self.record_rights(pos, m, by);
         }
     }

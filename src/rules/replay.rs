@@ -592,13 +592,11 @@ pub(crate) fn read_move(
 /// the promotion piece. Returns the piece letter, upper-cased.
 fn parenthesised_promotion(raw: &RawGame, index: usize) -> Option<u8> {
     let tokens = &raw.tokens;
-    let (open, piece, close) = (
-        tokens.get(index + 1)?,
-        tokens.get(index + 2)?,
-        tokens.get(index + 3)?,
-    );
-    if open.kind != TokenKind::VariationStart
-        || !matches!(piece.kind, TokenKind::Word | TokenKind::Glyph)
+    if tokens.get(index + 1)?.kind != TokenKind::VariationStart {
+        return None;
+    }
+    let (piece, close) = (tokens.get(index + 2)?, tokens.get(index + 3)?);
+    if !matches!(piece.kind, TokenKind::Word | TokenKind::Glyph)
         || close.kind != TokenKind::VariationEnd
     {
         return None;
