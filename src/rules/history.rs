@@ -111,27 +111,61 @@ impl History {
     pub fn record(&mut self, pos: &Chess, m: Move, ply: u32, span: (u32, u32)) {
         self.plies = ply;
         let by = MoveRef { ply, span };
-        let role = m.role();
-        if role == Role::Pawn {
-            let to = m.to();
-            let double_step = m.from().is_some_and(|from| from.distance(to) == 2);
-            if let Some(slot) = self.arrivals.get_mut(to as usize) {
-                *slot = Some(Arrival {
-                    by,
-                    double_step,
-                    capture: m.is_capture(),
-                });
+        // One match on the move: a pawn arrival, a king move, or a piece move.
+        let (from, to) = match m {
+            Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture,
+                to,
+                ..
+            } => {
+                self.arrive(to, by, from.distance(to) == 2, capture.is_some());
+                (from, to)
             }
-        } else if role == Role::King {
-            let slot = self.first_king_move.get_mut(color_index(pos.turn()));
-            if let Some(slot @ None) = slot {
-                *slot = Some((by, m.is_castle()));
+            Move::EnPassant { from, to } => {
+                self.arrive(to, by, false, true);
+                (from, to)
             }
-        }
+            Move::Normal {
+                role: Role::King,
+                from,
+                to,
+                ..
+            } => {
+                self.king_moves(pos.turn(), by, false);
+                (from, to)
+            }
+            Move::Castle { king, rook } => {
+                self.king_moves(pos.turn(), by, true);
+                (king, rook)
+            }
+            Move::Normal { from, to, .. } => (from, to),
+            Move::Put { to, .. } => (to, to),
+        };
         // Only a king move, or a move from or to a castling rook's square, can lose a right.
-        let touched = m.from().map_or(Bitboard::EMPTY, Bitboard::from) | Bitboard::from(m.to());
-        if (role == Role::King && self.rights.any()) || (self.rights & touched).any() {
+        if self.rights.any()
+            && (m.role() == Role::King || self.rights.contains(from) || self.rights.contains(to))
+        {
             self.record_rights(pos, m, by);
+        }
+    }
+
+    #[inline]
+    fn arrive(&mut self, to: Square, by: MoveRef, double_step: bool, capture: bool) {
+        if let Some(slot) = self.arrivals.get_mut(to as usize) {
+            *slot = Some(Arrival {
+                by,
+                double_step,
+                capture,
+            });
+        }
+    }
+
+    #[inline]
+    fn king_moves(&mut self, color: Color, by: MoveRef, castled: bool) {
+        if let Some(slot @ None) = self.first_king_move.get_mut(color_index(color)) {
+            *slot = Some((by, castled));
         }
     }
 

@@ -541,10 +541,12 @@ pub(crate) fn read_move(
         owned = Some(joined);
         extra = 3;
         split_why = Some("a promotion piece written in parentheses");
-    } else if let Some(next) = tokens.get(index + 1)
+    } else if text.get(1) == Some(&b'x')
+        && let Some(next) = tokens.get(index + 1)
         && next.kind == TokenKind::Word
         && matches!(raw.token_text(next), b"e.p." | b"ep" | b"e.p")
     {
+        // `exd6 e.p.`: only a pawn capture (file letter, then `x`) can carry the mark.
         extra = 1;
         split_why = Some("en passant marked with `e.p.`");
     }

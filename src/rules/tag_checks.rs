@@ -78,15 +78,17 @@ fn bad_value(name: &str, value: &str) -> Option<&'static str> {
 }
 
 fn is_date(value: &str) -> bool {
-    let parts: Vec<&str> = value.split('.').collect();
-    let [year, month, day] = parts.as_slice() else {
-        return false;
+    let field = |text: Option<&str>, len: usize| {
+        text.is_some_and(|text| {
+            text.len() == len
+                && (text.bytes().all(|b| b == b'?') || text.bytes().all(|b| b.is_ascii_digit()))
+        })
     };
-    let field = |text: &str, len: usize| {
-        text.len() == len
-            && (text.bytes().all(|b| b == b'?') || text.bytes().all(|b| b.is_ascii_digit()))
-    };
-    field(year, 4) && field(month, 2) && field(day, 2)
+    let mut parts = value.split('.');
+    field(parts.next(), 4)
+        && field(parts.next(), 2)
+        && field(parts.next(), 2)
+        && parts.next().is_none()
 }
 
 /// What makes a legal `[FEN]` implausible: missing fields, counters that no game reaches.
