@@ -87,23 +87,6 @@ pub fn translate(text: &[u8], letters: PieceLetters) -> Option<Vec<u8>> {
 /// Reads a token as a move: standard SAN first, then the non-standard forms that mean
 /// exactly one move. `None`: the token means no move.
 pub fn read(pos: &Chess, text: &[u8], letters: Option<PieceLetters>) -> Option<Reading> {
-    // The common case first: plain standard SAN (no origin rank, no promotion).
-    if letters.is_none()
-        && let Ok(san_plus) = SanPlus::from_ascii(text)
-        && matches!(
-            san_plus.san,
-            San::Normal {
-                rank: None,
-                promotion: None,
-                ..
-            } | San::Castle(_)
-        )
-    {
-        return Some(Reading {
-            san_plus,
-            why: None,
-        });
-    }
     if let Some(letters) = letters
         && let Some(english) = translate(text, letters)
     {

@@ -287,6 +287,10 @@ impl Replay<'_> {
     fn play_token(&mut self, index: usize, visitor: &mut impl PlyVisitor) -> Option<usize> {
         let raw = self.raw;
         let token = raw.tokens.get(index)?;
+        if let Some((m, suffix)) = plain_move(&self.pos, raw, index, self.options) {
+            self.play(m, suffix, token, visitor);
+            return Some(0);
+        }
         let (read, extra) = read_move(&self.pos, &self.history, raw, index, self.options);
         match read {
             Read::Move { m, suffix, why } => {
@@ -502,6 +506,42 @@ fn problem_code(kind: InputProblemKind) -> Code {
     }
 }
 
+/// The legal path: a plain standard SAN (no origin rank, no promotion) that names one
+/// legal move, with nothing after it that belongs to it (`(Q)`, `e.p.`). Everything else
+/// goes through `read_move`.
+#[inline]
+fn plain_move(
+    pos: &Chess,
+    raw: &RawGame,
+    index: usize,
+    options: &ReplayOptions,
+) -> Option<(Move, Option<Suffix>)> {
+    if options.piece_letters.is_some() {
+        return None;
+    }
+    let tokens = &raw.tokens;
+    let text = raw.token_text(tokens.get(index)?);
+    if let Some(next) = tokens.get(index + 1)
+        && (next.kind == TokenKind::VariationStart
+            || (text.get(1) == Some(&b'x') && is_en_passant_mark(raw, next)))
+    {
+        return None;
+    }
+    let san_plus = SanPlus::from_ascii(text).ok()?;
+    if !matches!(
+        san_plus.san,
+        San::Normal {
+            rank: None,
+            promotion: None,
+            ..
+        } | San::Castle(_)
+    ) {
+        return None;
+    }
+    let m = san_plus.san.to_move(pos).ok()?;
+    Some((m, san_plus.suffix))
+}
+
 /// What reading one move token in a position gave.
 pub(crate) enum Read {
     Move {
@@ -543,8 +583,7 @@ pub(crate) fn read_move(
         split_why = Some("a promotion piece written in parentheses");
     } else if text.get(1) == Some(&b'x')
         && let Some(next) = tokens.get(index + 1)
-        && next.kind == TokenKind::Word
-        && matches!(raw.token_text(next), b"e.p." | b"ep" | b"e.p")
+        && is_en_passant_mark(raw, next)
     {
         // `exd6 e.p.`: only a pawn capture (file letter, then `x`) can carry the mark.
         extra = 1;
@@ -588,6 +627,11 @@ pub(crate) fn read_move(
         }
     };
     (read, extra)
+}
+
+/// `e.p.` (or `ep`) written as its own token after a pawn capture.
+fn is_en_passant_mark(raw: &RawGame, token: &Token) -> bool {
+    token.kind == TokenKind::Word && matches!(raw.token_text(token), b"e.p." | b"ep" | b"e.p")
 }
 
 /// `e8 (Q)`: a pawn move to the last rank followed by a one-letter "variation" naming
