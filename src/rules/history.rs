@@ -44,8 +44,6 @@ pub struct Arrival {
 /// Per-game history, updated before every legal move is played.
 #[derive(Debug, Clone)]
 pub struct History {
-    /// Plies replayed so far.
-    pub plies: u32,
     /// Side to move and fullmove number of the start position (to label earlier moves).
     pub start_turn: Color,
     pub start_fullmoves: u32,
@@ -66,7 +64,6 @@ pub struct History {
 impl Default for History {
     fn default() -> History {
         History {
-            plies: 0,
             start_turn: Color::White,
             start_fullmoves: 1,
             start_rights: Bitboard::EMPTY,
@@ -109,43 +106,27 @@ impl History {
     /// Called with each legal move before it is played; `ply` is its 1-based ply.
     #[inline]
     pub fn record(&mut self, pos: &Chess, m: Move, ply: u32, span: (u32, u32)) {
-        self.plies = ply;
         let by = MoveRef { ply, span };
-        // One match on the move: a pawn arrival, a king move, or a piece move.
-        let (from, to) = match m {
+        match m {
             Move::Normal {
                 role: Role::Pawn,
                 from,
                 capture,
                 to,
                 ..
-            } => {
-                self.arrive(to, by, from.distance(to) == 2, capture.is_some());
-                (from, to)
-            }
-            Move::EnPassant { from, to } => {
-                self.arrive(to, by, false, true);
-                (from, to)
-            }
+            } => self.arrive(to, by, from.distance(to) == 2, capture.is_some()),
+            Move::EnPassant { to, .. } => self.arrive(to, by, false, true),
             Move::Normal {
-                role: Role::King,
-                from,
-                to,
-                ..
-            } => {
-                self.king_moves(pos.turn(), by, false);
-                (from, to)
-            }
-            Move::Castle { king, rook } => {
-                self.king_moves(pos.turn(), by, true);
-                (king, rook)
-            }
-            Move::Normal { from, to, .. } => (from, to),
-            Move::Put { to, .. } => (to, to),
-        };
+                role: Role::King, ..
+            } => self.king_moves(pos.turn(), by, false),
+            Move::Castle { .. } => self.king_moves(pos.turn(), by, true),
+            _ => {}
+        }
         // Only a king move, or a move from or to a castling rook's square, can lose a right.
         if self.rights.any()
-            && (m.role() == Role::King || self.rights.contains(from) || self.rights.contains(to))
+            && (m.role() == Role::King
+                || m.from().is_some_and(|from| self.rights.contains(from))
+                || self.rights.contains(m.to()))
         {
             self.record_rights(pos, m, by);
         }

@@ -313,6 +313,7 @@ impl Replay<'_> {
     }
 
     /// Plays a legal move and updates every figure.
+    #[inline]
     fn play(
         &mut self,
         m: Move,
@@ -509,7 +510,7 @@ fn problem_code(kind: InputProblemKind) -> Code {
 /// The legal path: a plain standard SAN (no origin rank, no promotion) that names one
 /// legal move, with nothing after it that belongs to it (`(Q)`, `e.p.`). Everything else
 /// goes through `read_move`.
-#[inline]
+#[inline(always)]
 fn plain_move(
     pos: &Chess,
     raw: &RawGame,
