@@ -12,30 +12,17 @@ const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "
 /// Every tag finding of one game, as (code, message).
 pub fn check(tags: &Tags) -> Vec<(Code, String)> {
     let mut found = Vec::new();
-    let missing: Vec<&str> = ROSTER
-        .iter()
-        .copied()
-        .filter(|name| tags.get(name).is_none())
-        .collect();
-    if !missing.is_empty() {
-        found.push((
-            Code::TagMissingRoster,
-            format!(
-                "the seven-tag roster lacks {}",
-                missing
-                    .iter()
-                    .map(|name| format!("[{name}]"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ));
-    }
+    // One pass: which roster tags are present, duplicates, malformed values.
+    let mut present = [false; ROSTER.len()];
     for (index, (name, value)) in tags.pairs.iter().enumerate() {
+        if let Some(slot) = roster_index(name).and_then(|i| present.get_mut(i)) {
+            *slot = true;
+        }
         let earlier = tags
             .pairs
             .iter()
             .take(index)
-            .filter(|(earlier, _)| earlier == name)
+            .filter(|(earlier, _)| same_name(earlier, name))
             .count();
         if earlier == 1 {
             found.push((
@@ -49,6 +36,21 @@ pub fn check(tags: &Tags) -> Vec<(Code, String)> {
             found.push((Code::TagBadValue, format!("[{name} \"{value}\"]: {why}")));
         }
     }
+    if present.contains(&false) {
+        let missing: Vec<String> = ROSTER
+            .iter()
+            .zip(present)
+            .filter(|(_, here)| !here)
+            .map(|(name, _)| format!("[{name}]"))
+            .collect();
+        found.insert(
+            0,
+            (
+                Code::TagMissingRoster,
+                format!("the seven-tag roster lacks {}", missing.join(", ")),
+            ),
+        );
+    }
     if let Some(fen) = tags.get("FEN") {
         found.extend(
             implausible(fen)
@@ -57,6 +59,15 @@ pub fn check(tags: &Tags) -> Vec<(Code, String)> {
         );
     }
     found
+}
+
+fn roster_index(name: &str) -> Option<usize> {
+    ROSTER.iter().position(|r| *r == name)
+}
+
+/// Tag names compared cheaply first (length, first byte), as most differ there.
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 /// Why a Date, Elo or Result value is malformed, if it is.
