@@ -88,18 +88,20 @@ fn bad_value(name: &str, value: &str) -> Option<&'static str> {
     }
 }
 
+/// `YYYY.MM.DD`, each field all digits or all `?`.
 fn is_date(value: &str) -> bool {
-    let field = |text: Option<&str>, len: usize| {
-        text.is_some_and(|text| {
-            text.len() == len
-                && (text.bytes().all(|b| b == b'?') || text.bytes().all(|b| b.is_ascii_digit()))
-        })
+    let bytes = value.as_bytes();
+    let field = |range: std::ops::Range<usize>| {
+        bytes
+            .get(range)
+            .is_some_and(|f| f.iter().all(|&b| b == b'?') || f.iter().all(u8::is_ascii_digit))
     };
-    let mut parts = value.split('.');
-    field(parts.next(), 4)
-        && field(parts.next(), 2)
-        && field(parts.next(), 2)
-        && parts.next().is_none()
+    bytes.len() == 10
+        && bytes.get(4) == Some(&b'.')
+        && bytes.get(7) == Some(&b'.')
+        && field(0..4)
+        && field(5..7)
+        && field(8..10)
 }
 
 /// What makes a legal `[FEN]` implausible: missing fields, counters that no game reaches.
