@@ -83,6 +83,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             .map_err(|e| anyhow!(e))?,
         variations: args.variations,
         piece_letters: args.piece_letters,
+        tag_infos: args.level == Level::Info,
     };
     let (sources, listing_errors) = common::sources(&args.input);
     let pipeline = common::pipeline(&ctx, &args.input);

@@ -93,14 +93,15 @@ fn color_index(color: Color) -> usize {
 impl History {
     /// Called once with the start position.
     pub fn start(&mut self, pos: &Chess) {
-        *self = History {
-            start_turn: pos.turn(),
-            start_fullmoves: pos.fullmoves().get(),
-            start_rights: pos.castles().castling_rights(),
-            start_ep: pos.maybe_ep_square(),
-            rights: pos.castles().castling_rights(),
-            ..History::default()
-        };
+        // Reset in place: the arrival table is the bulk of the struct.
+        self.start_turn = pos.turn();
+        self.start_fullmoves = pos.fullmoves().get();
+        self.start_rights = pos.castles().castling_rights();
+        self.start_ep = pos.maybe_ep_square();
+        self.rights = self.start_rights;
+        self.losses = [[None; 2]; 2];
+        self.first_king_move = [None; 2];
+        self.arrivals.fill(None);
     }
 
     /// Called with each legal move before it is played; `ply` is its 1-based ply.

@@ -28,6 +28,9 @@ pub struct ReplayOptions {
     pub variations: bool,
     /// Read piece letters of this language (`--piece-letters`).
     pub piece_letters: Option<PieceLetters>,
+    /// Whether info-level tag checks are wanted (`validate --level info`); the other
+    /// findings cost nothing until they occur.
+    pub tag_infos: bool,
 }
 
 impl Default for ReplayOptions {
@@ -36,6 +39,7 @@ impl Default for ReplayOptions {
             decoder: TextDecoder::Auto,
             variations: false,
             piece_letters: None,
+            tag_infos: true,
         }
     }
 }
@@ -458,7 +462,7 @@ impl Replay<'_> {
         let termination = Termination::of(&self.pos, &self.report.draws);
         self.report.termination = termination;
         self.report.perpetual_check = self.report.draws.perpetual_check();
-        for (code, message) in tag_checks::check(&self.report.tags) {
+        for (code, message) in tag_checks::check(&self.report.tags, self.options.tag_infos) {
             self.game_finding(code, message);
         }
         if let Some((end_ply, termination)) = self.automatic_end

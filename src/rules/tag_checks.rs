@@ -9,15 +9,13 @@ use super::tags::Tags;
 /// The seven tags every PGN game must have (PGN standard 8.1.1).
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
-/// Every tag finding of one game, as (code, message).
-pub fn check(tags: &Tags) -> Vec<(Code, String)> {
+/// Every tag finding of one game, as (code, message); the info-level ones only when
+/// `infos` asks for them (`tag.duplicate` is a warning and always checked).
+pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
     let mut found = Vec::new();
     // One pass: which roster tags are present, duplicates, malformed values.
     let mut present = [false; ROSTER.len()];
     for (index, (name, value)) in tags.pairs.iter().enumerate() {
-        if let Some(slot) = roster_index(name).and_then(|i| present.get_mut(i)) {
-            *slot = true;
-        }
         let earlier = tags
             .pairs
             .iter()
@@ -32,11 +30,17 @@ pub fn check(tags: &Tags) -> Vec<(Code, String)> {
                 ),
             ));
         }
+        if !infos {
+            continue;
+        }
+        if let Some(slot) = roster_index(name).and_then(|i| present.get_mut(i)) {
+            *slot = true;
+        }
         if let Some(why) = bad_value(name, value) {
             found.push((Code::TagBadValue, format!("[{name} \"{value}\"]: {why}")));
         }
     }
-    if present.contains(&false) {
+    if infos && present.contains(&false) {
         let missing: Vec<String> = ROSTER
             .iter()
             .zip(present)
@@ -51,7 +55,7 @@ pub fn check(tags: &Tags) -> Vec<(Code, String)> {
             ),
         );
     }
-    if let Some(fen) = tags.get("FEN") {
+    if infos && let Some(fen) = tags.get("FEN") {
         found.extend(
             implausible(fen)
                 .into_iter()

@@ -658,3 +658,26 @@ fn piece_letters_are_read_only_when_asked() {
         &["read as Nf3", "Dutch"],
     );
 }
+
+#[test]
+fn duplicate_tags_are_a_warning_at_the_default_level() {
+    let path = testdata("diagnosis/tags.pgn");
+    let (_, stdout, _) = run_args(&[
+        "validate",
+        "--format",
+        "jsonl",
+        "-q",
+        path.to_str().unwrap(),
+    ]);
+    let codes: Vec<(u64, String)> = stdout
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .map(|f| {
+            (
+                f["game"].as_u64().unwrap(),
+                f["code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(codes, [(3, "tag.duplicate".to_string())]);
+}
