@@ -118,6 +118,15 @@ pub fn check(
                         }
                         Read::Fail { code, message } => {
                             if in_variation {
+                                // A null move here failed only because of the check.
+                                let message = if matches!(
+                                    San::from_ascii(text.as_bytes()),
+                                    Ok(San::Null)
+                                ) {
+                                    "a null move (`--`, `Z0`) passes the turn in analysis, but not out of check".to_string()
+                                } else {
+                                    message
+                                };
                                 findings.push(finding(code, message, line));
                             }
                             line.stopped = true;
