@@ -25,7 +25,10 @@ pub fn sources(input: &InputArgs) -> (Vec<Source>, u64) {
 /// How games are replayed, as `--encoding` asks.
 pub fn replay_options(input: &InputArgs) -> anyhow::Result<ReplayOptions> {
     let decoder = TextDecoder::from_label(&input.encoding).map_err(|e| anyhow::anyhow!(e))?;
-    Ok(ReplayOptions { decoder })
+    Ok(ReplayOptions {
+        decoder,
+        ..ReplayOptions::default()
+    })
 }
 
 /// The pipeline as the flags and the terminal ask for it.

@@ -11,7 +11,8 @@ use crate::input::Source;
 use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::{Severity, replay};
+use crate::rules::notation::PieceLetters;
+use crate::rules::{ReplayOptions, Severity, replay};
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
@@ -58,6 +59,17 @@ pub struct Args {
     /// the part to send back. With --clean-out, every game goes to exactly one of the two.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub broken_out: Option<PathBuf>,
+
+    /// Also replay and check every variation, from the position before the move it
+    /// replaces. A finding inside a variation says so in its message and shows the
+    /// variation in `move` (`(12... Nf6 ...) 14. O-O`); it does not stop the main line.
+    #[arg(long, help_heading = "Rules")]
+    pub variations: bool,
+
+    /// Read piece letters of another language: de (K D T L S), fr (R D T F C) or
+    /// nl (K D T L P). Each move so read is reported as info `san.notation`.
+    #[arg(long, value_enum, value_name = "LANG", help_heading = "Rules")]
+    pub piece_letters: Option<PieceLetters>,
 }
 
 const EXAMPLES: &str = "\
@@ -89,7 +101,12 @@ impl Level {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
-    let options = common::replay_options(&args.input)?;
+    let options = ReplayOptions {
+        variations: args.variations,
+        piece_letters: args.piece_letters,
+        tag_infos: args.level == Level::Info,
+        ..common::replay_options(&args.input)?
+    };
     let (sources, listing_errors) = common::sources(&args.input);
     let pipeline = common::pipeline(&ctx, &args.input);
 

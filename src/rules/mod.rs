@@ -11,7 +11,9 @@ pub mod notation;
 pub mod replay;
 pub mod result;
 pub mod setup;
+pub mod tag_checks;
 pub mod tags;
+pub mod variations;
 
 pub use finding::{Code, Finding, Severity};
 pub use replay::{GameReport, PlyVisitor, ReplayOptions, Status, replay};

@@ -5,17 +5,18 @@
 use std::sync::Arc;
 
 use shakmaty::fen::Fen;
-use shakmaty::san::{SanError, SanPlus, Suffix};
+use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
-use super::diagnose;
+use super::diagnose::{self, Scene};
 use super::draw::DrawTracker;
 use super::finding::{Code, Finding};
 use super::history::History;
-use super::notation;
+use super::notation::{self, PieceLetters};
 use super::result::{self, GameResult, Termination};
 use super::setup::{self, SetupError};
 use super::tags::Tags;
+use super::{tag_checks, variations};
 use crate::input::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
 use crate::stats::MoveCounts;
 
@@ -23,12 +24,22 @@ use crate::stats::MoveCounts;
 #[derive(Debug, Clone, Copy)]
 pub struct ReplayOptions {
     pub decoder: TextDecoder,
+    /// Replay and check every variation too (`validate --variations`).
+    pub variations: bool,
+    /// Read piece letters of this language (`--piece-letters`).
+    pub piece_letters: Option<PieceLetters>,
+    /// Whether info-level tag checks are wanted (`validate --level info`); the other
+    /// findings cost nothing until they occur.
+    pub tag_infos: bool,
 }
 
 impl Default for ReplayOptions {
     fn default() -> ReplayOptions {
         ReplayOptions {
             decoder: TextDecoder::Auto,
+            variations: false,
+            piece_letters: None,
+            tag_infos: true,
         }
     }
 }
@@ -123,6 +134,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
     let tags = Tags::decode(raw, &options.decoder);
     let mut game = Replay {
         raw,
+        options,
         report: GameReport {
             file: raw.file.clone(),
             index: raw.index,
@@ -144,7 +156,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
         history: History::default(),
         marker: None,
         automatic_end: None,
-        reported_after_end: false,
+        plies_after_end: 0,
     };
     game.run(visitor);
     game.report
@@ -152,6 +164,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
 
 struct Replay<'a> {
     raw: &'a RawGame,
+    options: &'a ReplayOptions,
     report: GameReport,
     pos: Chess,
     history: History,
@@ -159,13 +172,8 @@ struct Replay<'a> {
     marker: Option<GameResult>,
     /// The ply at which a fivefold repetition, the 75-move rule or dead material ended the game.
     automatic_end: Option<(u32, Termination)>,
-    reported_after_end: bool,
-}
-
-/// Whether the replay goes on after a token.
-enum Flow {
-    Continue,
-    Stop,
+    /// Moves played after that automatic end.
+    plies_after_end: u32,
 }
 
 impl Replay<'_> {
@@ -204,20 +212,32 @@ impl Replay<'_> {
         self.report.draws.start(&self.pos);
         visitor.position(0, b"", &self.pos);
 
+        // Variations start from positions of the main line: replayed again only when asked.
+        let start = self
+            .options
+            .variations
+            .then(|| (self.pos.clone(), self.history.clone()));
         let mut depth = 0u32;
         let mut stopped = false;
-        for token in &raw.tokens {
+        let mut i = 0;
+        while let Some(token) = raw.tokens.get(i) {
             match token.kind {
                 TokenKind::VariationStart => depth += 1,
                 TokenKind::VariationEnd => depth = depth.saturating_sub(1),
-                TokenKind::Word if depth == 0 => {
-                    if let Flow::Stop = self.play_token(token, visitor) {
+                TokenKind::Word if depth == 0 => match self.play_token(i, visitor) {
+                    Some(extra) => i += extra,
+                    None => {
                         stopped = true;
                         break;
                     }
-                }
+                },
                 _ => {}
             }
+            i += 1;
+        }
+        if let Some((start, start_history)) = start {
+            let found = variations::check(raw, &start, &start_history, self.options);
+            self.report.findings.extend(found);
         }
         if stopped || self.has_problem(InputProblemKind::LimitExceeded) {
             self.report.status = Status::Illegal;
@@ -266,23 +286,19 @@ impl Replay<'_> {
         None
     }
 
-    /// Plays one move token, or reports why it cannot be played.
-    fn play_token(&mut self, token: &Token, visitor: &mut impl PlyVisitor) -> Flow {
-        let text = self.raw.token_text(token);
-        let (san_plus, notation) = match SanPlus::from_ascii(text) {
-            Ok(san_plus) => (san_plus, None),
-            Err(_) => match notation::read(&self.pos, text) {
-                Some(reading) => (reading.san_plus, Some(reading.why)),
-                None => {
-                    let message = notation::why_not_a_move(text);
-                    self.move_finding(Code::MoveSyntax, token, message);
-                    return Flow::Stop;
-                }
-            },
-        };
-        match san_plus.san.to_move(&self.pos) {
-            Ok(m) => {
-                if let Some(why) = notation {
+    /// Plays the move token at `index`, or reports why it cannot be played. Returns the
+    /// number of following tokens it took in (`e8 (Q)`, `exd6 e.p.`), `None` on an error.
+    fn play_token(&mut self, index: usize, visitor: &mut impl PlyVisitor) -> Option<usize> {
+        let raw = self.raw;
+        let token = raw.tokens.get(index)?;
+        if let Some((m, suffix)) = plain_move(&self.pos, raw, index, self.options) {
+            self.play(m, suffix, token, visitor);
+            return Some(0);
+        }
+        let (read, extra) = read_move(&self.pos, &self.history, raw, index, self.options);
+        match read {
+            Read::Move { m, suffix, why } => {
+                if let Some(why) = why {
                     let standard = SanPlus::from_move(self.pos.clone(), m).to_string();
                     self.move_finding(
                         Code::SanNotation,
@@ -290,26 +306,18 @@ impl Replay<'_> {
                         format!("read as {standard} ({why})"),
                     );
                 }
-                self.play(m, san_plus.suffix, token, visitor);
-                Flow::Continue
+                self.play(m, suffix, token, visitor);
+                Some(extra)
             }
-            Err(err) => {
-                let (code, message) = match err {
-                    SanError::AmbiguousSan => (
-                        Code::MoveAmbiguous,
-                        diagnose::ambiguous(&self.pos, san_plus.san),
-                    ),
-                    SanError::IllegalSan => {
-                        diagnose::illegal(&self.pos, san_plus.san, &self.history)
-                    }
-                };
+            Read::Fail { code, message } => {
                 self.move_finding(code, token, message);
-                Flow::Stop
+                None
             }
         }
     }
 
     /// Plays a legal move and updates every figure.
+    #[inline]
     fn play(
         &mut self,
         m: Move,
@@ -317,31 +325,24 @@ impl Replay<'_> {
         token: &Token,
         visitor: &mut impl PlyVisitor,
     ) {
-        if let Some((end_ply, termination)) = self.automatic_end
-            && !self.reported_after_end
-        {
-            self.reported_after_end = true;
-            self.move_finding(
-                Code::ResultAfterAutomaticDraw,
-                token,
-                format!(
-                    "the game had already ended in a draw at ply {end_ply} ({}); later moves do not count",
-                    termination.as_str().replace('-', " ")
-                ),
-            );
+        if self.automatic_end.is_some() {
+            self.plies_after_end += 1;
         }
         let missed_en_passant = !m.is_en_passant() && self.pos.legal_ep_square().is_some();
         if missed_en_passant {
-            self.move_finding(
-                Code::EnPassantMissed,
-                token,
-                "an en passant capture was available and another move was played: the window closed"
-                    .to_string(),
-            );
+            let message = self.missed_en_passant_message();
+            self.move_finding(Code::EnPassantMissed, token, message);
         }
         self.report.draws.before_move(&self.pos, m);
-        self.history.record(&self.pos, m, self.report.plies + 1);
+        self.history.record(
+            &self.pos,
+            m,
+            self.report.plies + 1,
+            (token.start, token.end),
+        );
+        let before = self.pos.clone();
         self.pos.play_unchecked(m);
+        self.history.cross_check(&self.pos);
         self.report.plies += 1;
         let ply = self.report.plies;
         let gave_check = self.pos.is_check();
@@ -355,7 +356,7 @@ impl Replay<'_> {
             None
         };
         if written_suffix != actual_suffix {
-            self.check_suffix_finding(token, written_suffix, actual_suffix);
+            self.check_suffix_finding(&before, token, written_suffix, actual_suffix);
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
         self.report.draws.after_move(ply, &self.pos, gave_check);
@@ -377,6 +378,7 @@ impl Replay<'_> {
 
     fn check_suffix_finding(
         &mut self,
+        before: &Chess,
         token: &Token,
         written: Option<Suffix>,
         actual: Option<Suffix>,
@@ -397,22 +399,27 @@ impl Replay<'_> {
         self.report.findings.push(Finding {
             code: Code::SanCheckSuffix,
             ply,
-            move_text: self.label_before_last(&text),
+            move_text: move_label(before, &text),
             san: text,
             message,
-            fen: String::new(),
+            fen: fen_of(before),
             move_line: self.raw.token_line(token),
         });
     }
 
-    /// The label of the move just played (the position has already advanced).
-    fn label_before_last(&self, text: &str) -> String {
-        let (number, dots) = if self.pos.turn().is_white() {
-            (self.pos.fullmoves().get().saturating_sub(1), "...")
-        } else {
-            (self.pos.fullmoves().get(), ".")
-        };
-        format!("{number}{dots} {text}")
+    /// Names the en passant capture that was available and not played.
+    fn missed_en_passant_message(&self) -> String {
+        let captures: Vec<String> = self
+            .pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_en_passant())
+            .map(|m| San::from_move(&self.pos, m).to_string())
+            .collect();
+        format!(
+            "en passant ({}) was available only now and another move was played: the window closed",
+            captures.join(" or ")
+        )
     }
 
     /// A finding about the move `token` in the current position (before it is played).
@@ -453,6 +460,24 @@ impl Replay<'_> {
         let termination = Termination::of(&self.pos, &self.report.draws);
         self.report.termination = termination;
         self.report.perpetual_check = self.report.draws.perpetual_check();
+        for (code, message) in tag_checks::check(&self.report.tags, self.options.tag_infos) {
+            self.game_finding(code, message);
+        }
+        if let Some((end_ply, termination)) = self.automatic_end
+            && self.plies_after_end > 0
+        {
+            let message = format!(
+                "the game had already ended in a draw at ply {end_ply} ({}); {} played after it do{} not count",
+                termination.as_str().replace('-', " "),
+                if self.plies_after_end == 1 {
+                    "the 1 move".to_string()
+                } else {
+                    format!("the {} moves", self.plies_after_end)
+                },
+                if self.plies_after_end == 1 { "es" } else { "" }
+            );
+            self.game_finding(Code::ResultAfterAutomaticDraw, message);
+        }
         if self.report.status != Status::Ok {
             // A replay that stopped early does not show the game's real final position.
             return;
@@ -481,5 +506,165 @@ fn problem_code(kind: InputProblemKind) -> Code {
         InputProblemKind::Unreadable => Code::InputUnreadable,
         InputProblemKind::UnsupportedEncoding => Code::InputUnsupportedEncoding,
         InputProblemKind::LimitExceeded => Code::InputLimitExceeded,
+    }
+}
+
+/// The legal path: a plain standard SAN (no origin rank, no promotion) that names one
+/// legal move, with nothing after it that belongs to it (`(Q)`, `e.p.`). Everything else
+/// goes through `read_move`.
+#[inline(always)]
+fn plain_move(
+    pos: &Chess,
+    raw: &RawGame,
+    index: usize,
+    options: &ReplayOptions,
+) -> Option<(Move, Option<Suffix>)> {
+    if options.piece_letters.is_some() {
+        return None;
+    }
+    let tokens = &raw.tokens;
+    let text = raw.token_text(tokens.get(index)?);
+    if let Some(next) = tokens.get(index + 1)
+        && (next.kind == TokenKind::VariationStart
+            || (text.get(1) == Some(&b'x') && is_en_passant_mark(raw, next)))
+    {
+        return None;
+    }
+    let san_plus = SanPlus::from_ascii(text).ok()?;
+    if !matches!(
+        san_plus.san,
+        San::Normal {
+            rank: None,
+            promotion: None,
+            ..
+        } | San::Castle(_)
+    ) {
+        return None;
+    }
+    let m = san_plus.san.to_move(pos).ok()?;
+    Some((m, san_plus.suffix))
+}
+
+/// What reading one move token in a position gave.
+pub(crate) enum Read {
+    Move {
+        m: Move,
+        suffix: Option<Suffix>,
+        /// Why the token is not standard SAN, when it is not.
+        why: Option<String>,
+    },
+    Fail {
+        code: Code,
+        message: String,
+    },
+}
+
+/// Reads the move token at `index` in `pos`: standard SAN, the non-standard forms of
+/// `notation`, and on failure the diagnosis. Also returns how many following tokens the
+/// move took in (`e8 (Q)`, `exd6 e.p.`).
+pub(crate) fn read_move(
+    pos: &Chess,
+    history: &History,
+    raw: &RawGame,
+    index: usize,
+    options: &ReplayOptions,
+) -> (Read, usize) {
+    let tokens = &raw.tokens;
+    let text = tokens
+        .get(index)
+        .map(|t| raw.token_text(t))
+        .unwrap_or_default();
+    let mut owned: Option<Vec<u8>> = None;
+    let mut extra = 0;
+    let mut split_why: Option<&str> = None;
+    if let Some(piece) = parenthesised_promotion(raw, index) {
+        let mut joined = text.to_vec();
+        joined.push(b'=');
+        joined.push(piece);
+        owned = Some(joined);
+        extra = 3;
+        split_why = Some("a promotion piece written in parentheses");
+    } else if text.get(1) == Some(&b'x')
+        && let Some(next) = tokens.get(index + 1)
+        && is_en_passant_mark(raw, next)
+    {
+        // `exd6 e.p.`: only a pawn capture (file letter, then `x`) can carry the mark.
+        extra = 1;
+        split_why = Some("en passant marked with `e.p.`");
+    }
+    let text = owned.as_deref().unwrap_or(text);
+    let Some(reading) = notation::read(pos, text, options.piece_letters) else {
+        let message = notation::why_not_a_move(text);
+        return (
+            Read::Fail {
+                code: Code::MoveSyntax,
+                message,
+            },
+            extra,
+        );
+    };
+    let why = match (split_why, reading.why) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (Some(a), None) => Some(a.to_string()),
+        (None, b) => b,
+    };
+    let san = reading.san_plus.san;
+    let read = match san.to_move(pos) {
+        Ok(m) => Read::Move {
+            m,
+            suffix: reading.san_plus.suffix,
+            why,
+        },
+        Err(SanError::AmbiguousSan) => Read::Fail {
+            code: Code::MoveAmbiguous,
+            message: diagnose::ambiguous(pos, san),
+        },
+        Err(SanError::IllegalSan) => {
+            let scene = Scene {
+                pos,
+                history,
+                bytes: &raw.bytes,
+            };
+            let (code, message) = diagnose::illegal(&scene, san);
+            Read::Fail { code, message }
+        }
+    };
+    (read, extra)
+}
+
+/// `e.p.` (or `ep`) written as its own token after a pawn capture.
+fn is_en_passant_mark(raw: &RawGame, token: &Token) -> bool {
+    token.kind == TokenKind::Word && matches!(raw.token_text(token), b"e.p." | b"ep" | b"e.p")
+}
+
+/// `e8 (Q)`: a pawn move to the last rank followed by a one-letter "variation" naming
+/// the promotion piece. Returns the piece letter, upper-cased.
+fn parenthesised_promotion(raw: &RawGame, index: usize) -> Option<u8> {
+    let tokens = &raw.tokens;
+    if tokens.get(index + 1)?.kind != TokenKind::VariationStart {
+        return None;
+    }
+    let (piece, close) = (tokens.get(index + 2)?, tokens.get(index + 3)?);
+    if !matches!(piece.kind, TokenKind::Word | TokenKind::Glyph)
+        || close.kind != TokenKind::VariationEnd
+    {
+        return None;
+    }
+    let [letter] = raw.token_text(piece) else {
+        return None;
+    };
+    let letter = letter.to_ascii_uppercase();
+    if !matches!(letter, b'Q' | b'R' | b'B' | b'N') {
+        return None;
+    }
+    let text = tokens.get(index).map(|t| raw.token_text(t))?;
+    match San::from_ascii(text).ok()? {
+        San::Normal {
+            role: shakmaty::Role::Pawn,
+            to,
+            promotion: None,
+            ..
+        } if matches!(to.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth) => Some(letter),
+        _ => None,
     }
 }

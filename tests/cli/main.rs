@@ -9,6 +9,7 @@
 
 mod util;
 
-mod ux;
+mod diagnosis;
 mod stats;
+mod ux;
 mod validate;

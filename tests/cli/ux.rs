@@ -497,7 +497,8 @@ fn report_summary_counts_the_games() {
     assert!(html.contains("<tr><td>0-1</td><td class=\"num\">1</td>"));
     assert!(html.contains("<tr><td>checkmate</td><td class=\"num\">2</td>"));
     assert!(html.contains("<tr><td>illegal</td><td class=\"num\">2</td>"));
-    assert!(html.contains("<td><code>move.illegal</code></td><td><span class=\"sev error\">error</span></td><td class=\"num\">2</td>"));
+    assert!(html.contains("<td><code>move.illegal</code></td><td><span class=\"sev error\">error</span></td><td class=\"num\">1</td>"));
+    assert!(html.contains("<td><code>castling.through-check</code></td><td><span class=\"sev error\">error</span></td><td class=\"num\">1</td>"));
     assert!(html.contains("<td><code>result.mismatch</code></td><td><span class=\"sev warning\">warning</span></td><td class=\"num\">1</td>"));
 }
 
@@ -509,7 +510,7 @@ fn report_draws_a_board_with_an_arrow_for_each_error() {
     assert!(html.contains("aria-label=\"position before 5. O-O\""));
     assert!(html.contains("aria-label=\"position before 4. Nd5\""));
     assert!(html.contains("<tr><th>White</th><td>Clark, C.</td></tr>"));
-    assert!(html.contains("no legal move matches Nd5"));
+    assert!(html.contains("the knight on c3 is pinned by Bb4 against the king on e1"));
     assert!(!html.contains("not drawn"));
 
     let limited = report_of(&["--limit", "1"]);
