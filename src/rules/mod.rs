@@ -6,6 +6,7 @@ pub mod draw;
 pub mod finding;
 pub mod history;
 pub mod notation;
+pub mod perft;
 pub mod replay;
 pub mod result;
 pub mod setup;
