@@ -3,6 +3,7 @@
 
 pub mod diagnose;
 pub mod draw;
+pub mod fen_style;
 pub mod finding;
 pub mod history;
 pub mod notation;
