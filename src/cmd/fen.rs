@@ -185,7 +185,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             if written == 0 {
                 csv.write_record(["file", "game", "line", "ply", "san", "fen"])?;
             }
-            csv.into_inner().map_err(|e| anyhow!("cannot write the output: {}", e.error()))?
+            csv.into_inner()
+                .map_err(|e| anyhow!("cannot write the output: {}", e.error()))?
         }
         Sink::Text(output) => output,
     };

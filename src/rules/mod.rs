@@ -3,6 +3,8 @@
 
 pub mod diagnose;
 pub mod draw;
+pub mod epd;
+pub mod fen_check;
 pub mod fen_style;
 pub mod finding;
 pub mod history;
