@@ -2,6 +2,7 @@
 //! of each format.
 
 pub mod findings;
+pub mod pgn;
 pub mod summary;
 
 use std::fs;

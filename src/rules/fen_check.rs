@@ -45,24 +45,13 @@ pub struct CheckOptions {
 
 /// Every defect of `text` (errors first, in SPEC.md's order, then warnings).
 pub fn check(text: &str, options: CheckOptions) -> Vec<Defect> {
-    let fen = match Fen::from_ascii(text.trim().as_bytes()) {
-        Ok(fen) => fen,
-        Err(err) => return vec![Defect::error("fen.syntax", syntax_message(err))],
-    };
-    let setup = fen.as_setup().clone();
-    let castling_field = text.split_whitespace().nth(2).unwrap_or("-");
-    let uses_files = castling_field
-        .chars()
-        .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c));
-    let mode = if options.chess960 || uses_files {
-        CastlingMode::Chess960
-    } else {
-        CastlingMode::Standard
+    let (setup, castling_field, result) = match read(text, options.chess960) {
+        Ok(read) => read,
+        Err(defect) => return vec![defect],
     };
     let mut defects = Vec::new();
-    if let Err(err) = fen.clone().into_position::<Chess>(mode) {
-        let kinds = err.kinds();
-        defects = position_defects(&setup, kinds, mode);
+    if let Err((err, mode)) = result {
+        defects = position_defects(&setup, err.kinds(), mode);
         if options.repair {
             let repaired = match repair(err) {
                 Some(fen) => format!("; nearest legal FEN: {fen}"),
@@ -73,8 +62,42 @@ pub fn check(text: &str, options: CheckOptions) -> Vec<Defect> {
             }
         }
     }
-    defects.extend(plausibility(&setup, castling_field));
+    defects.extend(plausibility(&setup, &castling_field));
     defects
+}
+
+/// The legal position `text` describes and its castling mode, or its errors.
+pub fn position(text: &str, chess960: bool) -> Result<(Chess, CastlingMode), Vec<Defect>> {
+    let (setup, _, result) = read(text, chess960).map_err(|d| vec![d])?;
+    result.map_err(|(err, mode)| position_defects(&setup, err.kinds(), mode))
+}
+
+type Read = (
+    Setup,
+    String,
+    Result<(Chess, CastlingMode), (PositionError<Chess>, CastlingMode)>,
+);
+
+/// Parses a FEN: its setup, its castling field as written, and the position in the
+/// castling mode the field or the caller asks for.
+fn read(text: &str, chess960: bool) -> Result<Read, Defect> {
+    let fen = Fen::from_ascii(text.trim().as_bytes())
+        .map_err(|err| Defect::error("fen.syntax", syntax_message(err)))?;
+    let setup = fen.as_setup().clone();
+    let castling_field = text.split_whitespace().nth(2).unwrap_or("-").to_string();
+    let uses_files = castling_field
+        .chars()
+        .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c));
+    let mode = if chess960 || uses_files {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    let result = fen
+        .into_position::<Chess>(mode)
+        .map(|pos| (pos, mode))
+        .map_err(|err| (err, mode));
+    Ok((setup, castling_field, result))
 }
 
 /// The position with impossible castling rights and en passant square dropped, if that
