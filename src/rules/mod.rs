@@ -14,6 +14,7 @@ pub mod replay;
 pub mod result;
 pub mod setup;
 pub mod tags;
+pub mod variations;
 
 pub use finding::{Code, Finding, Severity};
 pub use replay::{GameReport, PlyVisitor, ReplayOptions, Status, replay};
