@@ -9,4 +9,9 @@
 
 mod util;
 
+mod check_fen;
+mod convert;
+mod fen;
+mod perft;
+mod pgn;
 mod validate;
