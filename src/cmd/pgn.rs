@@ -3,10 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
-use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::cli::{GlobalArgs, OutputArg};
 use crate::cmd::check_fen::read_lines;
@@ -153,19 +152,24 @@ fn game_of(line: &str, moves: &[&str]) -> Result<Game, String> {
     Ok((ordered_tags(&pairs, result), movetext))
 }
 
+/// Written as `pgnkit fen` writes by default, so that `fen` of the game gives the same
+/// start position back.
 fn fen(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+    crate::rules::replay::fen_of(pos)
 }
 
-/// A SAN or UCI move, checked against the position.
+/// A SAN or UCI move, checked against the position. `e2e4` reads as SAN too (a pawn
+/// move with both coordinates), so UCI is tried whenever SAN finds no legal move.
 fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
-    if let Ok(san) = SanPlus::from_ascii(text.as_bytes()) {
-        return san.san.to_move(pos).map_err(|err| err.to_string());
-    }
-    if let Ok(uci) = UciMove::from_ascii(text.as_bytes()) {
-        return uci.to_move(pos).map_err(|err| err.to_string());
-    }
-    Err("not a move in SAN or UCI".to_string())
+    let as_san = SanPlus::from_ascii(text.as_bytes())
+        .map_err(|_| "not a move in SAN or UCI".to_string())
+        .and_then(|san| san.san.to_move(pos).map_err(|err| err.to_string()));
+    as_san.or_else(|san_error| {
+        UciMove::from_ascii(text.as_bytes())
+            .ok()
+            .and_then(|uci| uci.to_move(pos).ok())
+            .ok_or(san_error)
+    })
 }
 
 /// The result the final position decides, or `*`.
