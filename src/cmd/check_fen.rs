@@ -103,10 +103,11 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count() as u64;
-        if let Some(out) = text_out.as_mut() {
-            if args.format == CheckFormat::Text && defects.is_empty() {
-                writeln!(out, "{}{}: ok", item.prefix, item.fen)?;
-            }
+        if let Some(out) = text_out.as_mut()
+            && args.format == CheckFormat::Text
+            && defects.is_empty()
+        {
+            writeln!(out, "{}{}: ok", item.prefix, item.fen)?;
         }
         for defect in &defects {
             let record = Record {

@@ -95,7 +95,7 @@ impl PlyVisitor for FenCollector {
 
 /// Where the FENs go: a CSV table (with the rows written so far) or plain lines.
 enum Sink {
-    Csv(csv::Writer<Output>, u64),
+    Csv(Box<csv::Writer<Output>>, u64),
     Text(Output),
 }
 
@@ -128,7 +128,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
     let output = Output::create(args.output.output.as_deref())?;
     let mut sink = match args.format {
-        FenFormat::Csv => Sink::Csv(csv::Writer::from_writer(output), 0),
+        FenFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(output)), 0),
         FenFormat::Text => Sink::Text(output),
     };
     let mut errors = FindingWriter::new(std::io::stderr(), FindingFormat::Text, false, false);
@@ -181,7 +181,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
     let output = match sink {
-        Sink::Csv(mut csv, written) => {
+        Sink::Csv(csv, written) => {
+            let mut csv = *csv;
             if written == 0 {
                 csv.write_record(["file", "game", "line", "ply", "san", "fen"])?;
             }

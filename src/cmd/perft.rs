@@ -106,7 +106,7 @@ fn run_suite(
     let name = path.display().to_string();
     if let Some(variant) = perft::variant_of_suite(&name) {
         eprintln!(
-            "pgnkit: {name}: skipped: a {variant} suite (pgnkit counts standard chess and Chess960 only)"
+            "pgnkit: {name}: skipped: a suite of {variant} positions (pgnkit counts standard chess and Chess960 only)"
         );
         return Ok(ExitStatus::Success);
     }

@@ -89,9 +89,7 @@ fn parse_epd_line(line: &str, line_no: usize) -> Result<SuiteEntry, String> {
         if opcode.is_empty() {
             continue;
         }
-        let parsed = opcode
-            .strip_prefix('D')
-            .and_then(|rest| parse_depth_nodes(rest));
+        let parsed = opcode.strip_prefix('D').and_then(parse_depth_nodes);
         let (depth, nodes) = parsed.ok_or_else(|| {
             format!("line {line_no}: `{opcode}` is not a `D<depth> <count>` opcode")
         })?;
