@@ -1,12 +1,11 @@
 //! `pgnkit check-fen`: validate positions and name every defect.
 
-use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::io::Write;
 
-use anyhow::Context as _;
 use serde::Serialize;
 
 use crate::cli::{GlobalArgs, OutputArg};
+use crate::cmd::common::PositionArgs;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::rules::Severity;
@@ -34,13 +33,8 @@ use crate::rules::fen_check::{self, CheckOptions};
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Positions to check.
-    #[arg(value_name = "FEN")]
-    pub fens: Vec<String>,
-
-    /// Read positions from FILE, one per line (`-`: stdin).
-    #[arg(long, value_name = "FILE", conflicts_with = "fens")]
-    pub input: Option<PathBuf>,
+    #[command(flatten)]
+    pub positions: PositionArgs,
 
     /// Read castling rights as Chess960 (chosen anyway when the field uses file letters).
     #[arg(long)]
@@ -74,16 +68,8 @@ struct Record<'a> {
     message: &'a str,
 }
 
-/// A position to check and where it came from.
-struct Item {
-    input: u64,
-    /// `FILE:LINE: ` for text output of file input.
-    prefix: String,
-    fen: String,
-}
-
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let items = read_items(&args)?;
+    let items = args.positions.lines()?;
     let options = CheckOptions {
         chess960: args.chess960,
         repair: args.repair,
@@ -98,7 +84,14 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut errors = 0u64;
     let mut rows = 0u64;
     for item in &items {
-        let defects = fen_check::check(&item.fen, options);
+        let fen = epd::split_line(&item.text).fen;
+        // Text output names the file line a position came from.
+        let prefix = if item.from_file {
+            format!("{}: ", item.source)
+        } else {
+            String::new()
+        };
+        let defects = fen_check::check(&fen, options);
         errors += defects
             .iter()
             .filter(|d| d.severity == Severity::Error)
@@ -107,12 +100,12 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             && args.format == CheckFormat::Text
             && defects.is_empty()
         {
-            writeln!(out, "{}{}: ok", item.prefix, item.fen)?;
+            writeln!(out, "{prefix}{fen}: ok")?;
         }
         for defect in &defects {
             let record = Record {
                 input: item.input,
-                fen: &item.fen,
+                fen: &fen,
                 severity: defect.severity.as_str(),
                 code: defect.code,
                 message: &defect.message,
@@ -128,7 +121,7 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                     writeln!(
                         out,
                         "{}{}: {}[{}]: {}",
-                        item.prefix, item.fen, record.severity, record.code, record.message
+                        prefix, fen, record.severity, record.code, record.message
                     )?;
                 }
             }
@@ -151,55 +144,4 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     } else {
         ExitStatus::Success
     })
-}
-
-fn read_items(args: &Args) -> anyhow::Result<Vec<Item>> {
-    if !args.fens.is_empty() {
-        return Ok(args
-            .fens
-            .iter()
-            .enumerate()
-            .map(|(i, fen)| Item {
-                input: i as u64 + 1,
-                prefix: String::new(),
-                fen: fen.trim().to_string(),
-            })
-            .collect());
-    }
-    let (name, lines) = read_lines(args.input.as_ref())?;
-    Ok(lines
-        .into_iter()
-        .map(|(line_no, line)| Item {
-            input: line_no,
-            prefix: format!("{name}:{line_no}: "),
-            fen: epd::split_line(&line).fen,
-        })
-        .collect())
-}
-
-/// The non-blank, non-`#` lines of FILE (or stdin) with their 1-based numbers, and the
-/// name to show for them.
-pub fn read_lines(path: Option<&PathBuf>) -> anyhow::Result<(String, Vec<(u64, String)>)> {
-    let (name, reader): (String, Box<dyn BufRead>) = match path {
-        Some(p) if p.as_os_str() != "-" => {
-            let file =
-                std::fs::File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
-            (
-                p.display().to_string(),
-                Box::new(std::io::BufReader::new(file)),
-            )
-        }
-        _ => ("-".to_string(), Box::new(std::io::stdin().lock())),
-    };
-    let mut lines = Vec::new();
-    for (i, line) in reader.split(b'\n').enumerate() {
-        let bytes = line.with_context(|| format!("cannot read {name}"))?;
-        let text = String::from_utf8_lossy(&bytes);
-        let text = text.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        lines.push((i as u64 + 1, text.to_string()));
-    }
-    Ok((name, lines))
 }

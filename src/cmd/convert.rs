@@ -8,12 +8,11 @@ use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::input::{RawGame, TextDecoder};
 use crate::output::Output;
-use crate::output::findings::{FindingFormat, FindingWriter};
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
 use crate::rules::result::GameResult;
 use crate::rules::setup::start_position;
 use crate::rules::variations::{Step, walk};
-use crate::rules::{GameReport, ReplayOptions, Severity, Status, replay};
+use crate::rules::{GameReport, ReplayOptions, Status, replay};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
 ///
@@ -73,21 +72,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let mut output = Output::create(args.output.output.as_deref())?;
-    let mut errors = FindingWriter::new(std::io::stderr(), FindingFormat::Text, false, false);
-    let mut error_count = 0u64;
+    let mut errors = common::StderrErrors::new();
     let totals = pipeline.run(
         &sources,
         |raw| convert_game(raw, &options, &args),
         |_raw, converted| {
             let report = &converted.report;
-            for finding in report
-                .findings
-                .iter()
-                .filter(|f| f.severity() == Severity::Error)
-            {
-                error_count += 1;
-                errors.write(report, finding)?;
-            }
+            errors.report(report)?;
             if let Some((tags, movetext)) = &converted.game {
                 write_game(&mut output, tags, movetext)?;
             }
@@ -95,16 +86,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
     output.finish()?;
+    let errors_count = errors.count;
     errors.finish()?;
 
-    let mut status = ExitStatus::Success;
-    if error_count > 0 {
-        status = status.max(ExitStatus::Failure);
-    }
-    if totals.input_errors + listing_errors > 0 {
-        status = status.max(ExitStatus::Error);
-    }
-    Ok(status)
+    Ok(common::exit_status(
+        errors_count,
+        totals.input_errors + listing_errors,
+    ))
 }
 
 fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converted {

@@ -10,9 +10,8 @@ use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::input::TextDecoder;
 use crate::output::Output;
-use crate::output::findings::{FindingFormat, FindingWriter};
 use crate::rules::fen_style::{CastlingLetters, EpConvention, FenStyle};
-use crate::rules::{PlyVisitor, ReplayOptions, Severity, replay};
+use crate::rules::{PlyVisitor, ReplayOptions, replay};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
 ///
@@ -131,8 +130,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         FenFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(output)), 0),
         FenFormat::Text => Sink::Text(output),
     };
-    let mut errors = FindingWriter::new(std::io::stderr(), FindingFormat::Text, false, false);
-    let mut error_count = 0u64;
+    let mut errors = common::StderrErrors::new();
     let totals = pipeline.run(
         &sources,
         |raw| {
@@ -149,14 +147,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             (report, collector.rows)
         },
         |raw, (report, rows)| {
-            for finding in report
-                .findings
-                .iter()
-                .filter(|f| f.severity() == Severity::Error)
-            {
-                error_count += 1;
-                errors.write(&report, finding)?;
-            }
+            errors.report(&report)?;
             match &mut sink {
                 Sink::Csv(csv, written) => {
                     for (ply, san, fen) in &rows {
@@ -192,14 +183,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         Sink::Text(output) => output,
     };
     output.finish()?;
+    let errors_count = errors.count;
     errors.finish()?;
 
-    let mut status = ExitStatus::Success;
-    if error_count > 0 {
-        status = status.max(ExitStatus::Failure);
-    }
-    if totals.input_errors + listing_errors > 0 {
-        status = status.max(ExitStatus::Error);
-    }
-    Ok(status)
+    Ok(common::exit_status(
+        errors_count,
+        totals.input_errors + listing_errors,
+    ))
 }

@@ -1,14 +1,12 @@
 //! `pgnkit pgn`: FEN to PGN, a game record that starts from each position.
 
-use std::path::PathBuf;
-
 use anyhow::bail;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::cli::{GlobalArgs, OutputArg};
-use crate::cmd::check_fen::read_lines;
+use crate::cmd::common::PositionArgs;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
@@ -32,13 +30,8 @@ use crate::rules::fen_check;
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Positions (FEN or EPD).
-    #[arg(value_name = "FEN")]
-    pub fens: Vec<String>,
-
-    /// Read positions from FILE, one per line (`-`: stdin, the default when no FEN is given).
-    #[arg(long, value_name = "FILE", conflicts_with = "fens")]
-    pub input: Option<PathBuf>,
+    #[command(flatten)]
+    pub positions: PositionArgs,
 
     /// Moves to play from each position, separated by spaces, in SAN or UCI
     /// (move numbers are skipped).
@@ -50,19 +43,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let items: Vec<(String, String)> = if args.fens.is_empty() {
-        let (name, lines) = read_lines(args.input.as_ref())?;
-        lines
-            .into_iter()
-            .map(|(n, line)| (format!("{name}:{n}"), line))
-            .collect()
-    } else {
-        args.fens
-            .iter()
-            .enumerate()
-            .map(|(i, fen)| (format!("argument {}", i + 1), fen.clone()))
-            .collect()
-    };
+    let items = args.positions.lines()?;
     let moves: Vec<&str> = args
         .moves
         .as_deref()
@@ -72,12 +53,12 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         .collect();
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut failures = 0u64;
-    for (source, line) in &items {
-        match game_of(line, &moves) {
+    for item in &items {
+        match game_of(&item.text, &moves) {
             Ok((tags, movetext)) => write_game(&mut output, &tags, &movetext)?,
             Err(why) => {
                 failures += 1;
-                eprintln!("pgnkit: {source}: {why}");
+                eprintln!("pgnkit: {}: {why}", item.source);
             }
         }
     }

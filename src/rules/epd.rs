@@ -11,7 +11,7 @@ pub struct EpdLine {
 }
 
 /// Splits a line: the first four fields are the position; a fifth and sixth are the
-/// FEN clocks when they are numbers (`FEN ;D1 20` style suites put `;` after them);
+/// FEN clocks unless they start with a letter (`FEN ;D1 20` style suites put `;` after them);
 /// the rest is `opcode operand;` pairs.
 pub fn split_line(line: &str) -> EpdLine {
     let line = line.trim();
@@ -23,7 +23,9 @@ pub fn split_line(line: &str) -> EpdLine {
             .find(|c: char| c.is_whitespace() || c == ';')
             .unwrap_or(trimmed.len());
         let (field, tail) = trimmed.split_at(end);
-        let is_clock = field.bytes().all(|b| b.is_ascii_digit()) && !field.is_empty();
+        // Opcodes start with a letter; anything else after the fourth field is meant as a
+        // clock, and a malformed one is left for the FEN parser to reject.
+        let is_clock = !field.starts_with(|c: char| c.is_ascii_alphabetic());
         if field.is_empty() || (fields.len() >= 4 && !is_clock) {
             break;
         }

@@ -3,6 +3,19 @@
 
 use crate::util::*;
 
+/// `perft --quiet --suite PATH --max-depth N`: (exit code, stdout).
+fn suite(path: &std::path::Path, max_depth: &str) -> (i32, String) {
+    let (code, stdout, _) = run_args(&[
+        "perft",
+        "--quiet",
+        "--suite",
+        path.to_str().unwrap(),
+        "--max-depth",
+        max_depth,
+    ]);
+    (code, stdout)
+}
+
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
 
 #[test]
@@ -36,16 +49,8 @@ fn divide_lists_each_move_and_the_total() {
 #[test]
 fn tricky_suite_passes() {
     // shakmaty's tricky positions, impossible checks and 218-move positions included.
-    let suite = testdata("perft/tricky.perft");
-    let (code, stdout, stderr) = run_args(&[
-        "perft",
-        "--quiet",
-        "--suite",
-        suite.to_str().unwrap(),
-        "--max-depth",
-        "3",
-    ]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout) = suite(&testdata("perft/tricky.perft"), "3");
+    assert_eq!(code, 0, "{stdout}");
     assert_eq!(stdout.lines().count(), 26);
     assert!(stdout.lines().all(|l| l.starts_with("ok ")), "{stdout}");
     assert!(
@@ -57,15 +62,7 @@ fn tricky_suite_passes() {
 #[test]
 fn epd_suites_standard_and_chess960() {
     for name in ["perft/perftsuite_head.epd", "perft/frc_head.epd"] {
-        let suite = testdata(name);
-        let (code, stdout, _) = run_args(&[
-            "perft",
-            "--quiet",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--max-depth",
-            "3",
-        ]);
+        let (code, stdout) = suite(&testdata(name), "3");
         assert_eq!(code, 0, "{name}: {stdout}");
         assert!(
             stdout.starts_with("ok line 1 (depths 1,2,3)\n"),
@@ -92,16 +89,9 @@ fn a_wrong_count_is_a_mismatch_and_exit_1() {
 #[test]
 fn max_depth_skips_deeper_expectations() {
     // The count at depth 3 is wrong, but --max-depth 2 never looks at it.
-    let suite = "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;D3 1\n";
-    let (_dir, path) = temp_file("deep.epd", suite.as_bytes());
-    let (code, stdout, _) = run_args(&[
-        "perft",
-        "-q",
-        "--suite",
-        path.to_str().unwrap(),
-        "--max-depth",
-        "2",
-    ]);
+    let text = "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;D3 1\n";
+    let (_dir, path) = temp_file("deep.epd", text.as_bytes());
+    let (code, stdout) = suite(&path, "2");
     assert_eq!((code, stdout.as_str()), (0, "ok line 1 (depths 1,2)\n"));
 }
 
