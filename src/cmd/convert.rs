@@ -24,9 +24,9 @@ use crate::rules::{GameReport, ReplayOptions, Status, replay};
 /// that move, followed by a comment naming the move and what is wrong; an error in the
 /// main line is handled the same way (or the game is skipped with --skip-invalid), and
 /// the error is reported on stderr (exit 1). Games that cannot start (unsupported
-/// variant, invalid [FEN]) are reported and skipped. The termination marker is R (the
-/// Result tag, else the marker found, else `*`). In SAN the output converts to itself
-/// byte for byte.
+/// variant, invalid [FEN]) are reported and skipped. The termination marker and the
+/// Result tag are R (the Result tag if it holds a result, else the marker found, else
+/// `*`). In SAN the output converts to itself byte for byte.
 ///
 /// Examples:
 ///   pgnkit convert messy.pgn -o clean.pgn
@@ -106,7 +106,17 @@ fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converte
     let game = match (writable, start) {
         (true, Some(start)) => {
             let result = GameResult::parse(&report.result).map_or("*", GameResult::as_str);
-            let tags = ordered_tags(&report.tags.pairs, result);
+            // The Result tag always agrees with the marker written (R of SPEC.md).
+            let pairs: Vec<(String, String)> = report
+                .tags
+                .pairs
+                .iter()
+                .map(|(name, value)| match name.as_str() {
+                    "Result" => (name.clone(), result.to_string()),
+                    _ => (name.clone(), value.clone()),
+                })
+                .collect();
+            let tags = ordered_tags(&pairs, result);
             let mut movetext = movetext_of(raw, &start, options, args);
             movetext.push_result(result);
             Some((tags, movetext))

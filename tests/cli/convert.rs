@@ -88,6 +88,16 @@ fn games_that_cannot_start_are_reported_and_skipped() {
 }
 
 #[test]
+fn result_tag_and_marker_agree() {
+    let (_, stdout, _) = convert("[Result \"\"]\n\n1. e4 1-0\n", &[]);
+    assert!(stdout.contains("[Result \"1-0\"]"), "{stdout}");
+    assert!(stdout.ends_with("\n\n1. e4 1-0\n\n"), "{stdout}");
+    let (_, stdout, _) = convert("[Result \"0-1\"]\n\n1. e4 *\n", &[]);
+    assert!(stdout.contains("[Result \"0-1\"]"), "{stdout}");
+    assert!(stdout.ends_with("\n\n1. e4 0-1\n\n"), "{stdout}");
+}
+
+#[test]
 fn lan_and_uci_moves() {
     let pgn = "[FEN \"8/4P3/8/8/8/8/k7/4K2R w K - 0 1\"]\n\n1. e8=Q Kb2 2. O-O *\n";
     let (_, lan, _) = convert(pgn, &["--moves", "lan"]);
