@@ -165,3 +165,40 @@ fn output_does_not_depend_on_threads() {
     assert!(one.lines().count() > 100);
     assert_eq!(one, four);
 }
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly_with_0() {
+    // `pgnkit fen big.pgn | head -1`: the reader must not wait forever on a writer that
+    // stopped (a regression: the parallel pipeline used to hang here).
+    use std::io::Read;
+    let game = std::fs::read(testdata("convert/philidor.pgn")).unwrap();
+    let big: Vec<u8> = std::iter::repeat_n(game, 300).flatten().collect();
+    let (_dir, path) = temp_file("big.pgn", &big);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+        .args([
+            "--threads",
+            "2",
+            "fen",
+            "--every-ply",
+            path.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is dropped here: the next writes fail with a broken pipe.
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert_eq!(status.code(), Some(0));
+            break;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("pgnkit kept running after its output pipe closed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
