@@ -22,8 +22,7 @@ use crate::rules::fen_check::{self, CheckOptions};
 /// fen.too-much-material. Warnings (legal but implausible; exit 0):
 /// fen.implausible-clock, fen.ep-with-clock, fen.noncanonical-castling.
 ///
-/// Text output: `FEN: ok`, or `FEN: error[CODE]: MESSAGE` per defect (prefixed with
-/// `FILE:LINE: ` when read from a file). jsonl/csv: `input, fen, severity, code,
+/// Text output: `FEN: ok`, or `FEN: error[CODE]: MESSAGE` per defect. jsonl/csv: `input, fen, severity, code,
 /// message` (`input`: the argument's 1-based index or the line number), nothing for a
 /// position without defects.
 ///
@@ -85,12 +84,6 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut rows = 0u64;
     for item in &items {
         let fen = epd::split_line(&item.text).fen;
-        // Text output names the file line a position came from.
-        let prefix = if item.from_file {
-            format!("{}: ", item.source)
-        } else {
-            String::new()
-        };
         let defects = fen_check::check(&fen, options);
         errors += defects
             .iter()
@@ -100,7 +93,7 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             && args.format == CheckFormat::Text
             && defects.is_empty()
         {
-            writeln!(out, "{prefix}{fen}: ok")?;
+            writeln!(out, "{fen}: ok")?;
         }
         for defect in &defects {
             let record = Record {
@@ -120,8 +113,8 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 } else {
                     writeln!(
                         out,
-                        "{}{}: {}[{}]: {}",
-                        prefix, fen, record.severity, record.code, record.message
+                        "{}: {}[{}]: {}",
+                        fen, record.severity, record.code, record.message
                     )?;
                 }
             }

@@ -108,8 +108,6 @@ pub struct PositionLine {
     pub input: u64,
     /// `argument N` or `FILE:LINE`, for messages.
     pub source: String,
-    /// Whether it was read from a file (or stdin) rather than the arguments.
-    pub from_file: bool,
     pub text: String,
 }
 
@@ -124,7 +122,6 @@ impl PositionArgs {
                 .map(|(i, fen)| PositionLine {
                     input: i as u64 + 1,
                     source: format!("argument {}", i + 1),
-                    from_file: false,
                     text: fen.trim().to_string(),
                 })
                 .collect());
@@ -152,7 +149,6 @@ impl PositionArgs {
             lines.push(PositionLine {
                 input: number,
                 source: format!("{name}:{number}"),
-                from_file: true,
                 text: text.to_string(),
             });
         }

@@ -218,5 +218,5 @@ fn stdin_when_no_fen_is_given_and_empty_csv_has_a_header() {
     assert_eq!(stdout, "input,fen,severity,code,message\n");
     let (exit, stdout, _) = run(&["check-fen"], "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
     assert_eq!(exit, 0);
-    assert_eq!(stdout, "-:1: 4k3/8/8/8/8/8/8/4K3 w - - 0 1: ok\n");
+    assert_eq!(stdout, "4k3/8/8/8/8/8/8/4K3 w - - 0 1: ok\n");
 }
