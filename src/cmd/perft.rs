@@ -80,7 +80,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 }
                 writeln!(output, "\ntotal: {total}")?;
             } else {
-                writeln!(output, "{}", perft::perft(&pos, depth))?;
+                let nodes = pool.install(|| perft::perft(&pos, depth));
+                writeln!(output, "{nodes}")?;
             }
             ExitStatus::Success
         }

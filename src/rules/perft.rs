@@ -1,6 +1,7 @@
 //! Perft: counting the leaf nodes of the move tree from a position, and reading the two
 //! suite formats (shakmaty's `.perft` files and EPD with `;D1 N` opcodes).
 
+use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position, PositionError};
 
@@ -120,19 +121,31 @@ pub fn position_of(fen_text: &str) -> Result<Chess, String> {
         })
 }
 
-/// Leaf nodes at `depth`.
+/// Leaf nodes at `depth`; deep counts are split over the root moves, in parallel on the
+/// current rayon pool (suites nest this inside their own parallel loop).
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
-    shakmaty::perft(pos, depth)
+    if depth < 4 {
+        return shakmaty::perft(pos, depth);
+    }
+    let moves: Vec<_> = pos.legal_moves().into_iter().collect();
+    moves
+        .par_iter()
+        .map(|&m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            shakmaty::perft(&child, depth - 1)
+        })
+        .sum()
 }
 
 /// Leaf nodes below each legal move (UCI, in the order of the move generator sorted by
 /// text), for finding where two generators disagree.
 pub fn divide(pos: &Chess, depth: u32) -> Vec<(String, u64)> {
     let mode = castling_mode_of(pos);
-    let mut rows: Vec<(String, u64)> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| {
+    let moves: Vec<_> = pos.legal_moves().into_iter().collect();
+    let mut rows: Vec<(String, u64)> = moves
+        .par_iter()
+        .map(|&m| {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let nodes = if depth <= 1 {
