@@ -149,6 +149,9 @@ impl Pipeline {
                 })
             });
             let written = pool.in_place_scope(|workers| -> anyhow::Result<()> {
+                // Owned here so that it closes when the writer stops early (a closed pipe):
+                // the reader, blocked on a full channel, then sees it closed and ends.
+                let batch_rx = batch_rx;
                 // Messages wait here, by sequence number, until their results are in.
                 let mut waiting: BTreeMap<u64, Message> = BTreeMap::new();
                 let mut finished: BTreeMap<u64, Option<Vec<T>>> = BTreeMap::new();

@@ -1,11 +1,16 @@
 //! Set-up shared by the commands that read games: the source list and the pipeline.
 
-use std::io::IsTerminal;
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+
+use anyhow::Context as _;
 
 use crate::cli::{Context, InputArgs};
+use crate::exit::ExitStatus;
 use crate::input::{Limits, Source, TextDecoder, expand_inputs};
+use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::pipeline::{Pipeline, Totals};
-use crate::rules::ReplayOptions;
+use crate::rules::{GameReport, ReplayOptions, Severity};
 
 /// The sources the INPUT arguments name; problems listing folders are printed here and
 /// counted (they make the exit code 2).
@@ -63,5 +68,129 @@ pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
             filters.join(" and "),
             totals.games_found
         );
+    }
+}
+
+/// The exit status of a run over games: 1 when error findings were reported, 2 when an
+/// input could not be opened or read (2 wins).
+pub fn exit_status(error_findings: u64, input_errors: u64) -> ExitStatus {
+    let mut status = ExitStatus::Success;
+    if error_findings > 0 {
+        status = status.max(ExitStatus::Failure);
+    }
+    if input_errors > 0 {
+        status = status.max(ExitStatus::Error);
+    }
+    status
+}
+
+/// Error findings of commands whose stdout carries data (fen, convert): written to stderr
+/// as `validate` writes them, and counted for the exit code.
+pub struct StderrErrors {
+    writer: FindingWriter<std::io::Stderr>,
+    pub count: u64,
+}
+
+impl StderrErrors {
+    pub fn new() -> StderrErrors {
+        StderrErrors {
+            writer: FindingWriter::new(
+                std::io::stderr(),
+                FindingFormat::Text,
+                false,
+                TextDetail::default(),
+            ),
+            count: 0,
+        }
+    }
+
+    /// Writes the error findings of one game.
+    pub fn report(&mut self, report: &GameReport) -> anyhow::Result<()> {
+        for finding in report
+            .findings
+            .iter()
+            .filter(|f| f.severity() == Severity::Error)
+        {
+            self.count += 1;
+            self.writer.write(report, finding)?;
+        }
+        Ok(())
+    }
+
+    pub fn finish(self) -> anyhow::Result<()> {
+        self.writer.finish().map(drop)
+    }
+}
+
+impl Default for StderrErrors {
+    fn default() -> StderrErrors {
+        StderrErrors::new()
+    }
+}
+
+/// Positions given as arguments, or one per line from a file or stdin (check-fen, pgn).
+#[derive(Debug, clap::Args)]
+pub struct PositionArgs {
+    /// Positions (FEN, or EPD with opcodes).
+    #[arg(value_name = "FEN")]
+    pub fens: Vec<String>,
+
+    /// Read positions from FILE, one per line (`-`: stdin, the default when no FEN is
+    /// given); blank lines and `#` lines are skipped.
+    #[arg(long, value_name = "FILE", conflicts_with = "fens")]
+    pub input: Option<PathBuf>,
+}
+
+/// A position line and where it came from.
+pub struct PositionLine {
+    /// The argument's 1-based index, or the line number in the file.
+    pub input: u64,
+    /// `argument N` or `FILE:LINE`, for messages.
+    pub source: String,
+    pub text: String,
+}
+
+impl PositionArgs {
+    /// Every position line, in order.
+    pub fn lines(&self) -> anyhow::Result<Vec<PositionLine>> {
+        if !self.fens.is_empty() {
+            return Ok(self
+                .fens
+                .iter()
+                .enumerate()
+                .map(|(i, fen)| PositionLine {
+                    input: i as u64 + 1,
+                    source: format!("argument {}", i + 1),
+                    text: fen.trim().to_string(),
+                })
+                .collect());
+        }
+        let (name, reader): (String, Box<dyn BufRead>) = match &self.input {
+            Some(p) if p.as_os_str() != "-" => {
+                let file = std::fs::File::open(p)
+                    .with_context(|| format!("cannot open {}", p.display()))?;
+                (
+                    p.display().to_string(),
+                    Box::new(std::io::BufReader::new(file)),
+                )
+            }
+            _ => ("-".to_string(), Box::new(std::io::stdin().lock())),
+        };
+        let mut lines = Vec::new();
+        for (i, line) in reader.split(b'\n').enumerate() {
+            let bytes = line.with_context(|| format!("cannot read {name}"))?;
+            let text = String::from_utf8_lossy(&bytes);
+            let text = text.trim();
+            if text.is_empty() || text.starts_with('#') {
+                continue;
+            }
+            let number = i as u64 + 1;
+            lines.push(PositionLine {
+                input: number,
+                source: format!("{name}:{number}"),
+                text: text.to_string(),
+            });
+        }
+        Ok(lines)
     }
 }

@@ -1,11 +1,190 @@
-//! (being written)
+//! `pgnkit fen`: PGN to FEN, the final position of each game, every ply, or ply N.
 
-use crate::cli::GlobalArgs;
+use std::io::Write;
+
+use anyhow::anyhow;
+use shakmaty::Chess;
+
+use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::common;
 use crate::exit::ExitStatus;
+use crate::output::Output;
+use crate::rules::fen_style::{CastlingLetters, EpConvention, FenStyle};
+use crate::rules::{PlyVisitor, replay};
 
+/// PGN to FEN: the final position of each game, every ply, or ply N.
+///
+/// A game that stops at an illegal move gives its FENs up to that point; games with an
+/// unsupported variant or an invalid [FEN] tag give none. Their error findings go to
+/// stderr (as `validate` writes them) and the exit code is 1.
+///
+/// Examples:
+///   pgnkit fen games.pgn
+///   pgnkit fen --every-ply --format csv game.pgn
+///   pgnkit fen --ply 20 --ep legal archive/
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    #[command(flatten)]
+    pub input: InputArgs,
 
-pub fn run(_args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("this command is not written yet")
+    #[command(flatten)]
+    pub output: OutputArg,
+
+    /// Every position: the start position as ply 0, then one FEN per ply.
+    #[arg(long, conflicts_with = "ply")]
+    pub every_ply: bool,
+
+    /// Only the position after ply N (0: the start position); games shorter than N give
+    /// no line.
+    #[arg(long, value_name = "N")]
+    pub ply: Option<u32>,
+
+    /// text: one FEN per line; csv: `file,game,line,ply,san,fen` with a header (`san` as
+    /// written in the file, empty at ply 0).
+    #[arg(long, value_enum, default_value_t = FenFormat::Text, help_heading = "Output")]
+    pub format: FenFormat,
+
+    /// En passant field: always (after every double step, the PGN standard), pseudo (an
+    /// enemy pawn stands ready: X-FEN) or legal (a legal capture exists: python-chess).
+    #[arg(long, value_enum, default_value_t = EpConvention::Always, help_heading = "Output")]
+    pub ep: EpConvention,
+
+    /// Castling letters: xfen (`KQkq`, file letters only where needed) or shredder
+    /// (rook files always, `HAha`).
+    #[arg(long, value_enum, default_value_t = CastlingLetters::Xfen, help_heading = "Output")]
+    pub castling: CastlingLetters,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FenFormat {
+    Text,
+    Csv,
+}
+
+/// Which positions of a game are written.
+#[derive(Debug, Clone, Copy)]
+enum Want {
+    Final,
+    Every,
+    Ply(u32),
+}
+
+/// Collects the FENs a game contributes, as the replay reaches each position.
+struct FenCollector {
+    style: FenStyle,
+    want: Want,
+    /// (ply, san as written, fen)
+    rows: Vec<(u32, String, String)>,
+    last: Option<(u32, String, Chess)>,
+}
+
+impl PlyVisitor for FenCollector {
+    fn position(&mut self, ply: u32, san: &[u8], pos: &Chess) {
+        let san = String::from_utf8_lossy(san).into_owned();
+        match self.want {
+            Want::Final => self.last = Some((ply, san, pos.clone())),
+            Want::Every => self.rows.push((ply, san, self.style.write(pos))),
+            Want::Ply(n) if n == ply => self.rows.push((ply, san, self.style.write(pos))),
+            Want::Ply(_) => {}
+        }
+    }
+}
+
+/// Where the FENs go: a CSV table (with the rows written so far) or plain lines.
+enum Sink {
+    Csv(Box<csv::Writer<Output>>, u64),
+    Text(Output),
+}
+
+#[derive(serde::Serialize)]
+struct CsvRow<'a> {
+    file: &'a str,
+    game: u64,
+    line: u64,
+    ply: u32,
+    san: &'a str,
+    fen: &'a str,
+}
+
+pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let ctx = Context::new(global, args.output.output.is_none());
+    let options = common::replay_options(&args.input)?;
+    let want = match (args.every_ply, args.ply) {
+        (true, _) => Want::Every,
+        (false, Some(n)) => Want::Ply(n),
+        (false, None) => Want::Final,
+    };
+    let style = FenStyle {
+        ep: args.ep,
+        castling: args.castling,
+    };
+    let (sources, listing_errors) = common::sources(&args.input);
+    let pipeline = common::pipeline(&ctx, &args.input);
+
+    let output = Output::create(args.output.output.as_deref())?;
+    let mut sink = match args.format {
+        FenFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(output)), 0),
+        FenFormat::Text => Sink::Text(output),
+    };
+    let mut errors = common::StderrErrors::new();
+    let totals = pipeline.run(
+        &sources,
+        |raw| {
+            let mut collector = FenCollector {
+                style,
+                want,
+                rows: Vec::new(),
+                last: None,
+            };
+            let report = replay(raw, &options, &mut collector);
+            if let Some((ply, san, pos)) = collector.last.take() {
+                collector.rows.push((ply, san, style.write(&pos)));
+            }
+            (report, collector.rows)
+        },
+        |raw, (report, rows)| {
+            errors.report(&report)?;
+            match &mut sink {
+                Sink::Csv(csv, written) => {
+                    for (ply, san, fen) in &rows {
+                        *written += 1;
+                        csv.serialize(CsvRow {
+                            file: &raw.file,
+                            game: raw.index,
+                            line: raw.line,
+                            ply: *ply,
+                            san,
+                            fen,
+                        })?;
+                    }
+                }
+                Sink::Text(output) => {
+                    for (_, _, fen) in &rows {
+                        writeln!(output, "{fen}")?;
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    let output = match sink {
+        Sink::Csv(csv, written) => {
+            let mut csv = *csv;
+            if written == 0 {
+                csv.write_record(["file", "game", "line", "ply", "san", "fen"])?;
+            }
+            csv.into_inner()
+                .map_err(|e| anyhow!("cannot write the output: {}", e.error()))?
+        }
+        Sink::Text(output) => output,
+    };
+    output.finish()?;
+    let errors_count = errors.count;
+    errors.finish()?;
+
+    Ok(common::exit_status(
+        errors_count,
+        totals.input_errors + listing_errors,
+    ))
 }

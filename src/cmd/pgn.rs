@@ -1,11 +1,165 @@
-//! (being written)
+//! `pgnkit pgn`: FEN to PGN, a game record that starts from each position.
 
-use crate::cli::GlobalArgs;
+use anyhow::bail;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use crate::cli::{GlobalArgs, OutputArg};
+use crate::cmd::common::PositionArgs;
 use crate::exit::ExitStatus;
+use crate::output::Output;
+use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
+use crate::rules::epd;
+use crate::rules::fen_check;
 
+/// FEN to PGN: a game record that starts from each position.
+///
+/// Each position becomes a game with the seven-tag roster, `[SetUp "1"]` and `[FEN]`
+/// (and `[Variant "Chess960"]` when its castling rights only make sense in Chess960).
+/// Positions come from the arguments, or one FEN/EPD per line from `--input FILE` or
+/// stdin. EPD opcodes: `id` becomes the Event tag, `c0`..`c9` and every other opcode a
+/// comment before the moves (`{ bm Qd1+ }`). `--moves` plays the same moves from every
+/// position (SAN or UCI, each checked); the result marker follows from the final
+/// position when it is decided (checkmate, stalemate, insufficient material), else `*`.
+/// An invalid FEN or move is reported on stderr, gives no game, and makes the exit code 1.
+///
+/// Examples:
+///   pgnkit pgn "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" --moves "e4 Kd7 e5"
+///   pgnkit pgn --input positions.epd -o positions.pgn
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    #[command(flatten)]
+    pub positions: PositionArgs,
 
-pub fn run(_args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    anyhow::bail!("this command is not written yet")
+    /// Moves to play from each position, separated by spaces, in SAN or UCI
+    /// (move numbers are skipped).
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let items = args.positions.lines()?;
+    let moves: Vec<&str> = args
+        .moves
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .filter(|w| !is_move_number(w))
+        .collect();
+    let mut output = Output::create(args.output.output.as_deref())?;
+    let mut failures = 0u64;
+    for item in &items {
+        match game_of(&item.text, &moves) {
+            Ok((tags, movetext)) => write_game(&mut output, &tags, &movetext)?,
+            Err(why) => {
+                failures += 1;
+                eprintln!("pgnkit: {}: {why}", item.source);
+            }
+        }
+    }
+    output.finish()?;
+    if items.is_empty() {
+        bail!("no position given (give FENs, --input FILE, or lines on stdin)");
+    }
+    Ok(if failures > 0 {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+fn is_move_number(word: &str) -> bool {
+    word.ends_with('.')
+        && word
+            .trim_end_matches('.')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+}
+
+type Game = (Vec<(String, String)>, Movetext);
+
+/// The game that starts from `line` and plays `moves`.
+fn game_of(line: &str, moves: &[&str]) -> Result<Game, String> {
+    let epd = epd::split_line(line);
+    let (start, mode) = fen_check::position(&epd.fen, false)
+        .or_else(|standard| fen_check::position(&epd.fen, true).map_err(|_| standard))
+        .map_err(|defects| {
+            let named: Vec<String> = defects
+                .iter()
+                .map(|d| format!("{}: {}", d.code, d.message))
+                .collect();
+            format!(
+                "`{}` is not a legal position: {}",
+                epd.fen,
+                named.join("; ")
+            )
+        })?;
+
+    let mut movetext = Movetext::new();
+    let mut event = "?".to_string();
+    for (opcode, operand) in &epd.opcodes {
+        match opcode.as_str() {
+            "id" => event.clone_from(operand),
+            op if op.len() == 2 && op.starts_with('c') => movetext.push_comment(operand),
+            _ => movetext.push_comment(&format!("{opcode} {operand}")),
+        }
+    }
+    let mut pos = start.clone();
+    for (i, text) in moves.iter().enumerate() {
+        let m = parse_move(&pos, text).map_err(|why| {
+            format!(
+                "move {} `{text}` cannot be played from `{}`: {why}",
+                i + 1,
+                fen(&pos)
+            )
+        })?;
+        movetext.push_move(&pos, move_text(&pos, m, MoveStyle::San));
+        pos.play_unchecked(m);
+    }
+    let result = decided_result(&pos);
+    movetext.push_result(result);
+
+    let mut pairs = vec![("Event".to_string(), event)];
+    if mode == CastlingMode::Chess960 {
+        pairs.push(("Variant".to_string(), "Chess960".to_string()));
+    }
+    pairs.push(("SetUp".to_string(), "1".to_string()));
+    pairs.push(("FEN".to_string(), fen(&start)));
+    Ok((ordered_tags(&pairs, result), movetext))
+}
+
+/// Written as `pgnkit fen` writes by default, so that `fen` of the game gives the same
+/// start position back.
+fn fen(pos: &Chess) -> String {
+    crate::rules::replay::fen_of(pos)
+}
+
+/// A SAN or UCI move, checked against the position. `e2e4` reads as SAN too (a pawn
+/// move with both coordinates), so UCI is tried whenever SAN finds no legal move.
+fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
+    let as_san = SanPlus::from_ascii(text.as_bytes())
+        .map_err(|_| "not a move in SAN or UCI".to_string())
+        .and_then(|san| san.san.to_move(pos).map_err(|err| err.to_string()));
+    as_san.or_else(|san_error| {
+        UciMove::from_ascii(text.as_bytes())
+            .ok()
+            .and_then(|uci| uci.to_move(pos).ok())
+            .ok_or(san_error)
+    })
+}
+
+/// The result the final position decides, or `*`.
+fn decided_result(pos: &Chess) -> &'static str {
+    if pos.is_checkmate() {
+        if pos.turn().is_white() { "0-1" } else { "1-0" }
+    } else if pos.is_stalemate() || pos.is_insufficient_material() {
+        "1/2-1/2"
+    } else {
+        "*"
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod findings;
+pub mod pgn;
 pub mod report;
 pub mod summary;
 

@@ -3,11 +3,16 @@
 
 pub mod diagnose;
 pub mod draw;
+pub mod epd;
 pub mod explain;
+pub mod fen_check;
+pub mod fen_style;
 pub mod finding;
 pub mod history;
 pub mod marks;
+pub mod movetext;
 pub mod notation;
+pub mod perft;
 pub mod replay;
 pub mod result;
 pub mod setup;

@@ -9,7 +9,12 @@
 
 mod util;
 
+mod check_fen;
+mod convert;
 mod diagnosis;
+mod fen;
+mod perft;
+mod pgn;
 mod stats;
 mod ux;
 mod validate;

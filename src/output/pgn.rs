@@ -1,0 +1,203 @@
+//! The PGN writer: tags in roster order, movetext with move numbers where a reader needs
+//! them, wrapped at 80 columns; moves in SAN, UCI or LAN.
+
+use std::io::{self, Write};
+
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Move, Position, Role};
+
+/// The seven tags every PGN game carries first, in this order.
+pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Movetext lines stay within this many columns.
+pub const LINE_WIDTH: usize = 80;
+
+/// `--moves`: how moves are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum MoveStyle {
+    /// Standard algebraic notation with `+`/`#` (`Nf3`, `exd5`, `e8=Q+`).
+    #[default]
+    San,
+    /// UCI (`g1f3`, `e7e8q`; Chess960 castling as king takes rook).
+    Uci,
+    /// Long algebraic (`Ng1-f3`, `e4xd5`, `e7-e8=Q`) with `+`/`#`.
+    Lan,
+}
+
+/// The text of a legal move `m` in `pos` (before it is played).
+pub fn move_text(pos: &Chess, m: Move, style: MoveStyle) -> String {
+    match style {
+        MoveStyle::San => SanPlus::from_move(pos.clone(), m).to_string(),
+        MoveStyle::Uci => m.to_uci(pos.castles().mode()).to_string(),
+        MoveStyle::Lan => lan(pos, m),
+    }
+}
+
+fn lan(pos: &Chess, m: Move) -> String {
+    let suffix = SanPlus::from_move(pos.clone(), m)
+        .suffix
+        .map_or(String::new(), |s| s.char().to_string());
+    if let Move::Castle { king, rook } = m {
+        let side = if rook.file() > king.file() {
+            "O-O"
+        } else {
+            "O-O-O"
+        };
+        return format!("{side}{suffix}");
+    }
+    let piece = match m.role() {
+        Role::Pawn => String::new(),
+        role => role.upper_char().to_string(),
+    };
+    let from = m.from().map_or(String::new(), |sq| sq.to_string());
+    let sep = if m.is_capture() { 'x' } else { '-' };
+    let promotion = m
+        .promotion()
+        .map_or(String::new(), |r| format!("={}", r.upper_char()));
+    format!("{piece}{from}{sep}{}{promotion}{suffix}", m.to())
+}
+
+/// The tags in export order: the roster first (missing ones as `?`, Date as
+/// `????.??.??`, Result as `result`), then the others in input order. A repeated roster
+/// tag keeps its first value.
+pub fn ordered_tags(pairs: &[(String, String)], result: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = ROSTER
+        .iter()
+        .map(|&name| {
+            let value = pairs
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(|| match name {
+                    "Date" => "????.??.??".to_string(),
+                    "Result" => result.to_string(),
+                    _ => "?".to_string(),
+                });
+            (name.to_string(), value)
+        })
+        .collect();
+    out.extend(
+        pairs
+            .iter()
+            .filter(|(n, _)| !ROSTER.contains(&n.as_str()))
+            .cloned(),
+    );
+    out
+}
+
+/// Movetext being built: words, with move numbers added where a reader needs them.
+#[derive(Debug, Default)]
+pub struct Movetext {
+    words: Vec<String>,
+    /// A Black move needs its `N...` number (start of a line, after a comment or variation).
+    need_number: bool,
+    /// `(` waiting to be glued to the next word.
+    open: usize,
+}
+
+impl Movetext {
+    pub fn new() -> Movetext {
+        Movetext {
+            need_number: true,
+            ..Movetext::default()
+        }
+    }
+
+    fn push(&mut self, word: String) {
+        let mut word = word;
+        if self.open > 0 {
+            word.insert_str(0, &"(".repeat(self.open));
+            self.open = 0;
+        }
+        self.words.push(word);
+    }
+
+    /// A move written as `text`, played from `before`.
+    pub fn push_move(&mut self, before: &Chess, text: String) {
+        let number = before.fullmoves();
+        if before.turn().is_white() {
+            self.push(format!("{number}."));
+        } else if self.need_number {
+            self.push(format!("{number}..."));
+        }
+        self.push(text);
+        self.need_number = false;
+    }
+
+    /// `$N`.
+    pub fn push_nag(&mut self, nag: u8) {
+        self.push(format!("${nag}"));
+    }
+
+    /// `{ text }`, whitespace collapsed so that the writer may wrap it.
+    pub fn push_comment(&mut self, text: &str) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.is_empty() {
+            return;
+        }
+        self.push("{".to_string());
+        for word in words {
+            self.push(word.replace('}', ")"));
+        }
+        self.push("}".to_string());
+        self.need_number = true;
+    }
+
+    pub fn start_variation(&mut self) {
+        self.open += 1;
+        self.need_number = true;
+    }
+
+    pub fn end_variation(&mut self) {
+        if self.open > 0 {
+            // An empty variation writes nothing.
+            self.open -= 1;
+        } else if let Some(last) = self.words.last_mut() {
+            last.push(')');
+        }
+        self.need_number = true;
+    }
+
+    /// The termination marker ends the movetext.
+    pub fn push_result(&mut self, result: &str) {
+        self.open = 0;
+        self.push(result.to_string());
+    }
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes one game: tag pairs, a blank line, the wrapped movetext, a blank line.
+pub fn write_game(
+    out: &mut impl Write,
+    tags: &[(String, String)],
+    movetext: &Movetext,
+) -> io::Result<()> {
+    for (name, value) in tags {
+        writeln!(out, "[{name} \"{}\"]", escape(value))?;
+    }
+    writeln!(out)?;
+    let mut line_len = 0usize;
+    for word in &movetext.words {
+        let width = word.chars().count();
+        if line_len > 0 && line_len + 1 + width > LINE_WIDTH {
+            writeln!(out)?;
+            line_len = 0;
+        }
+        if line_len > 0 {
+            out.write_all(b" ")?;
+            line_len += 1;
+        }
+        out.write_all(word.as_bytes())?;
+        line_len += width;
+    }
+    writeln!(out)?;
+    writeln!(out)
+}
+
+/// The castling mode a game from this position is played in (for UCI of castling moves).
+pub fn castling_mode(pos: &Chess) -> CastlingMode {
+    pos.castles().mode()
+}

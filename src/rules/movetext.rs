@@ -1,0 +1,171 @@
+//! The whole movetext of a game, variations included, replayed: each variation from the
+//! position before the move it replaces. A line stops at its first illegal move, which
+//! is named with the same code and message `validate` gives.
+
+use shakmaty::{Chess, Move, Position};
+
+use super::finding::Code;
+use super::history::History;
+use super::replay::{Read, ReplayOptions, read_move};
+use crate::input::{RawGame, Token, TokenKind};
+
+/// One step of the movetext, in input order.
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// A legal move and the position it is played from.
+    Move {
+        before: Chess,
+        m: Move,
+    },
+    Comment(Token),
+    /// `$N`, `!`, `?!` ...
+    Nag(Token),
+    /// `+-`, `=`, `N` ...
+    Glyph(Token),
+    VariationStart,
+    VariationEnd,
+    /// The move that ends a line: what was written and why it cannot be played.
+    Illegal {
+        text: String,
+        code: Code,
+        message: String,
+        main_line: bool,
+    },
+}
+
+/// A line being replayed.
+#[derive(Clone)]
+struct Line {
+    pos: Chess,
+    history: History,
+    /// The position (and history) before the last move: where a variation starts.
+    before_last: Option<(Chess, History)>,
+    /// An illegal move was met: the rest of this line (and its variations) is skipped.
+    broken: bool,
+    /// Plies played from the game's start to `pos`.
+    plies: u32,
+}
+
+impl Line {
+    fn new(pos: Chess, history: History) -> Line {
+        Line {
+            pos,
+            history,
+            before_last: None,
+            broken: false,
+            plies: 0,
+        }
+    }
+}
+
+/// Replays every line of `raw` from `start`, reading each move as `validate` does.
+pub fn walk(raw: &RawGame, start: &Chess, options: &ReplayOptions) -> Vec<Step> {
+    let mut history = History::default();
+    history.start(start);
+    let mut lines = vec![Line::new(start.clone(), history)];
+    // Nesting inside a broken line, whose variations are skipped with it.
+    let mut skipped_depth = 0u32;
+    let mut steps = Vec::new();
+    // Tokens taken in by the move before them (`e8 (Q)`, `exd6 e.p.`).
+    let mut taken_in = 0usize;
+    for (index, token) in raw.tokens.iter().enumerate() {
+        if taken_in > 0 {
+            taken_in -= 1;
+            continue;
+        }
+        let main_line = lines.len() == 1;
+        let Some(line) = lines.last_mut() else {
+            break;
+        };
+        if line.broken {
+            match token.kind {
+                TokenKind::VariationStart => skipped_depth += 1,
+                TokenKind::VariationEnd if skipped_depth > 0 => skipped_depth -= 1,
+                TokenKind::VariationEnd if lines.len() > 1 => {
+                    lines.pop();
+                    steps.push(Step::VariationEnd);
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match token.kind {
+            TokenKind::Word => {
+                let (step, extra) = play(raw, index, line, main_line, options);
+                taken_in = extra;
+                steps.push(step);
+            }
+            TokenKind::Comment => steps.push(Step::Comment(*token)),
+            TokenKind::Nag => steps.push(Step::Nag(*token)),
+            TokenKind::Glyph => steps.push(Step::Glyph(*token)),
+            TokenKind::VariationStart => {
+                let (pos, history) = line
+                    .before_last
+                    .clone()
+                    .unwrap_or_else(|| (line.pos.clone(), line.history.clone()));
+                let plies = if line.before_last.is_some() {
+                    line.plies.saturating_sub(1)
+                } else {
+                    line.plies
+                };
+                let mut variation = Line::new(pos, history);
+                variation.plies = plies;
+                lines.push(variation);
+                steps.push(Step::VariationStart);
+            }
+            TokenKind::VariationEnd => {
+                // A `)` with no `(` in the main line is ignored.
+                if lines.len() > 1 {
+                    lines.pop();
+                    steps.push(Step::VariationEnd);
+                }
+            }
+            TokenKind::MoveNumber | TokenKind::Result => {}
+        }
+    }
+    // Variations left open at the end of the game are closed.
+    while lines.len() > 1 {
+        lines.pop();
+        steps.push(Step::VariationEnd);
+    }
+    steps
+}
+
+/// Plays the move token at `index` on `line`, or marks the line broken and says why;
+/// also returns how many following tokens the move took in.
+fn play(
+    raw: &RawGame,
+    index: usize,
+    line: &mut Line,
+    main_line: bool,
+    options: &ReplayOptions,
+) -> (Step, usize) {
+    let text = raw
+        .tokens
+        .get(index)
+        .map(|t| String::from_utf8_lossy(raw.token_text(t)).into_owned())
+        .unwrap_or_default();
+    let (read, extra) = read_move(&line.pos, &line.history, raw, index, options);
+    let step = match read {
+        Read::Move { m, .. } => {
+            let before = line.pos.clone();
+            line.before_last = Some((before.clone(), line.history.clone()));
+            let ply = line.plies + 1;
+            let span = raw.tokens.get(index).map_or((0, 0), |t| (t.start, t.end));
+            line.history.record(&line.pos, m, ply, span);
+            line.pos.play_unchecked(m);
+            line.plies = ply;
+            Step::Move { before, m }
+        }
+        Read::Fail { code, message } => {
+            line.broken = true;
+            Step::Illegal {
+                text,
+                code,
+                message,
+                main_line,
+            }
+        }
+    };
+    (step, extra)
+}

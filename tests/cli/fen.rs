@@ -1,0 +1,204 @@
+//! `pgnkit fen`: positions of games as FEN, every ply or one, text or CSV, en passant and
+//! castling conventions.
+
+use crate::util::*;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn final_position_by_default() {
+    let (code, stdout, _) = run(&["fen"], "1. e4 e5 2. Nf3 *\n");
+    assert_eq!(code, 0);
+    assert_eq!(
+        stdout,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n"
+    );
+}
+
+#[test]
+fn every_ply_csv_starts_at_ply_0_with_empty_san() {
+    let (code, stdout, _) = run(
+        &["fen", "--every-ply", "--format", "csv"],
+        "1. e4 d5 2. exd5 *\n",
+    );
+    assert_eq!(code, 0);
+    let expected = format!(
+        "file,game,line,ply,san,fen\n\
+         -,1,1,0,,{START}\n\
+         -,1,1,1,e4,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n\
+         -,1,1,2,d5,rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2\n\
+         -,1,1,3,exd5,rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2\n"
+    );
+    assert_eq!(stdout, expected);
+}
+
+#[test]
+fn csv_names_file_game_and_line_of_each_game() {
+    let pgn = "[Event \"a\"]\n\n1. d4 *\n\n[Event \"b\"]\n\n1. c4 *\n";
+    let (_, stdout, _) = run(&["fen", "--format", "csv"], pgn);
+    let rows: Vec<&str> = stdout.lines().collect();
+    assert_eq!(rows.len(), 3);
+    assert!(rows[1].starts_with("-,1,1,1,d4,"), "{}", rows[1]);
+    assert!(rows[2].starts_with("-,2,5,1,c4,"), "{}", rows[2]);
+}
+
+#[test]
+fn ply_n_and_beyond_the_end() {
+    let (_, stdout, _) = run(&["fen", "--ply", "0"], "1. e4 *\n");
+    assert_eq!(stdout, format!("{START}\n"));
+    let (_, stdout, _) = run(&["fen", "--ply", "2"], "1. e4 e5 *\n\n1. d4 *\n");
+    assert_eq!(
+        stdout, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n",
+        "the second game is too short for ply 2 and gives no line"
+    );
+}
+
+#[test]
+fn en_passant_conventions() {
+    // RULES.md 2.3: after 1...c5 the b5 pawn stands beside c5 (pseudo-legal capture) but
+    // bxc6 would expose the king on a5 to the rook on h5 (no legal capture).
+    let pgn = "[FEN \"7k/2p5/8/KP5r/8/8/8/8 b - - 0 1\"]\n\n1... c5 *\n";
+    let with_ep = "7k/8/8/KPp4r/8/8/8/8 w - c6 0 2\n";
+    let (_, always, _) = run(&["fen"], pgn);
+    assert_eq!(always, with_ep);
+    let (_, pseudo, _) = run(&["fen", "--ep", "pseudo"], pgn);
+    assert_eq!(pseudo, with_ep);
+    let (_, legal, _) = run(&["fen", "--ep", "legal"], pgn);
+    assert_eq!(legal, "7k/8/8/KPp4r/8/8/8/8 w - - 0 2\n");
+    // No enemy pawn beside e4: only the PGN standard writes e3.
+    let (_, pseudo, _) = run(&["fen", "--ep", "pseudo"], "1. e4 *\n");
+    assert_eq!(
+        pseudo,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+    );
+}
+
+#[test]
+fn castling_letters_xfen_and_shredder() {
+    let file = testdata("convert/fischerrandom.pgn");
+    let (_, xfen, _) = run_args(&["fen", "--ply", "0", file.to_str().unwrap()]);
+    assert_eq!(
+        xfen.lines().next(),
+        Some("nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1")
+    );
+    let (_, shredder, _) = run_args(&[
+        "fen",
+        "--ply",
+        "0",
+        "--castling",
+        "shredder",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        shredder.lines().collect::<Vec<_>>(),
+        [
+            "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w GDgd - 0 1",
+            "rqkrbnnb/pppppppp/8/8/8/8/PPPPPPPP/RQKRBNNB w DAda - 0 1",
+            "rnkqnbbr/pppppppp/8/8/8/8/PPPPPPPP/RNKQNBBR w HAha - 0 1",
+            "nbrnbkqr/pppppppp/8/8/8/8/PPPPPPPP/NBRNBKQR w HChc - 0 1",
+        ]
+    );
+    let (_, standard, _) = run(&["fen", "--castling", "shredder"], "1. Nf3 *\n");
+    assert_eq!(
+        standard,
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b HAha - 1 1\n"
+    );
+}
+
+#[test]
+fn castling_rights_come_from_the_moves_not_the_placement() {
+    // C1: the king went away and came back: White has lost both rights.
+    let (_, stdout, _) = run(&["fen"], "1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 *\n");
+    assert_eq!(
+        stdout,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 4 4\n"
+    );
+}
+
+#[test]
+fn illegal_move_gives_fens_up_to_it_and_exit_1() {
+    let (code, stdout, stderr) = run(&["fen", "--every-ply"], "1. e4 e5 2. Ke3 Nc6 *\n");
+    assert_eq!(code, 1);
+    assert_eq!(stdout.lines().count(), 3, "plies 0, 1, 2: {stdout}");
+    assert!(stderr.contains("2. Ke3: error[move.illegal]"), "{stderr}");
+}
+
+#[test]
+fn unsupported_variant_and_invalid_setup_give_no_fen() {
+    let pgn =
+        "[Variant \"Atomic\"]\n\n1. e4 *\n\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n\n1. d4 *\n";
+    let (code, stdout, stderr) = run(&["fen"], pgn);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stdout,
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1\n"
+    );
+    assert!(
+        stderr.contains("error[setup.unsupported-variant]"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("error[setup.invalid-fen]"), "{stderr}");
+}
+
+#[test]
+fn output_does_not_depend_on_threads() {
+    let file = testdata("convert/philidor.pgn");
+    let path = file.to_str().unwrap();
+    let (_, one, _) = run_args(&[
+        "--threads",
+        "1",
+        "fen",
+        "--every-ply",
+        "--format",
+        "csv",
+        path,
+    ]);
+    let (_, four, _) = run_args(&[
+        "--threads",
+        "4",
+        "fen",
+        "--every-ply",
+        "--format",
+        "csv",
+        path,
+    ]);
+    assert!(one.lines().count() > 100);
+    assert_eq!(one, four);
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly_with_0() {
+    // `pgnkit fen big.pgn | head -1`: the reader must not wait forever on a writer that
+    // stopped (a regression: the parallel pipeline used to hang here).
+    use std::io::Read;
+    let game = std::fs::read(testdata("convert/philidor.pgn")).unwrap();
+    let big: Vec<u8> = std::iter::repeat_n(game, 300).flatten().collect();
+    let (_dir, path) = temp_file("big.pgn", &big);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+        .args([
+            "--threads",
+            "2",
+            "fen",
+            "--every-ply",
+            path.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is dropped here: the next writes fail with a broken pipe.
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert_eq!(status.code(), Some(0));
+            break;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("pgnkit kept running after its output pipe closed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
