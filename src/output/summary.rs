@@ -21,26 +21,19 @@ pub fn summary_line(figures: &RunFigures, elapsed: Duration) -> String {
         0.0
     };
     format!(
-        "pgnkit: {} {}, {} games, {} plies, {} {}, {} {} in {:.1} s ({} games/s)",
-        thousands(figures.files),
-        if figures.files == 1 { "file" } else { "files" },
-        thousands(figures.games),
-        thousands(figures.plies),
-        thousands(figures.errors),
-        if figures.errors == 1 {
-            "error"
-        } else {
-            "errors"
-        },
-        thousands(figures.warnings),
-        if figures.warnings == 1 {
-            "warning"
-        } else {
-            "warnings"
-        },
-        secs,
+        "pgnkit: {}, {}, {}, {}, {} in {secs:.1} s ({} games/s)",
+        counted(figures.files, "file", "files"),
+        counted(figures.games, "game", "games"),
+        counted(figures.plies, "ply", "plies"),
+        counted(figures.errors, "error", "errors"),
+        counted(figures.warnings, "warning", "warnings"),
         thousands(rate.round() as u64),
     )
+}
+
+/// `1 game`, `2,000 games`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 /// 1234567 -> "1,234,567"
@@ -59,6 +52,19 @@ pub fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::thousands;
+
+    #[test]
+    fn summary_line_uses_singular_for_one() {
+        let figures = super::RunFigures {
+            files: 1,
+            games: 1,
+            plies: 1,
+            errors: 1,
+            warnings: 0,
+        };
+        let line = super::summary_line(&figures, std::time::Duration::from_secs(2));
+        assert_eq!(line, "pgnkit: 1 file, 1 game, 1 ply, 1 error, 0 warnings in 2.0 s (1 games/s)");
+    }
 
     #[test]
     fn groups_digits_by_three() {
