@@ -63,7 +63,10 @@ mod tests {
             warnings: 0,
         };
         let line = super::summary_line(&figures, std::time::Duration::from_secs(2));
-        assert_eq!(line, "pgnkit: 1 file, 1 game, 1 ply, 1 error, 0 warnings in 2.0 s (1 games/s)");
+        assert_eq!(
+            line,
+            "pgnkit: 1 file, 1 game, 1 ply, 1 error, 0 warnings in 2.0 s (1 games/s)"
+        );
     }
 
     #[test]
