@@ -33,20 +33,15 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    // The commands without a comment here take their help from their Args' doc comment
-    // (summary line, paragraph) and `after_help` (examples): the way every command should.
+    // No doc comments on these variants: a variant's doc comment would hide the long help
+    // of its Args. Each command takes its help from its Args' doc comment (summary line,
+    // paragraph) and `after_help` (examples).
     Validate(cmd::validate::Args),
-    // No doc comment here: it would hide the long help of stats::Args.
     Stats(cmd::stats::Args),
-    /// PGN to FEN: the final position of each game, every ply, or ply N.
     Fen(cmd::fen::Args),
-    /// FEN to PGN: a game record that starts from each position.
     Pgn(cmd::pgn::Args),
-    /// Check FEN positions and name every defect.
     CheckFen(cmd::check_fen::Args),
-    /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
     Convert(cmd::convert::Args),
-    /// Move-generation self-check: count the leaf nodes of the move tree.
     Perft(cmd::perft::Args),
     Report(cmd::report::Args),
     Completions(cmd::completions::Args),

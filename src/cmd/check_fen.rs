@@ -25,31 +25,35 @@ use crate::rules::fen_check::{self, CheckOptions};
 /// Text output: `FEN: ok`, or `FEN: error[CODE]: MESSAGE` per defect. jsonl/csv: `input, fen, severity, code,
 /// message` (`input`: the argument's 1-based index or the line number), nothing for a
 /// position without defects.
-///
-/// Examples:
-///   pgnkit check-fen "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
-///   pgnkit check-fen --input positions.epd --format csv
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     #[command(flatten)]
     pub positions: PositionArgs,
 
-    /// Read castling rights as Chess960 (chosen anyway when the field uses file letters).
-    #[arg(long)]
-    pub chess960: bool,
-
     /// Add the nearest legal FEN (impossible castling rights and en passant squares
     /// dropped) to the messages.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub repair: bool,
 
+    /// Output format: text lines, JSON lines, or CSV with a header.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text, help_heading = "Output")]
     pub format: CheckFormat,
 
     #[command(flatten)]
     pub output: OutputArg,
+
+    /// Read castling rights as Chess960 (chosen anyway when the field uses file letters).
+    #[arg(long, help_heading = "Rules")]
+    pub chess960: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  pgnkit check-fen \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"
+  pgnkit check-fen \"4k3/8/8/8/8/8/8/4K2R w Q - 0 1\" --repair  with the nearest legal FEN
+  pgnkit check-fen --input positions.epd --format csv        a table of the defects
+  pgnkit fen games.pgn --every-ply | pgnkit check-fen        positions from stdin";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckFormat {

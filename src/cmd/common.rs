@@ -137,7 +137,12 @@ pub struct PositionArgs {
 
     /// Read positions from FILE, one per line (`-`: stdin, the default when no FEN is
     /// given); blank lines and `#` lines are skipped.
-    #[arg(long, value_name = "FILE", conflicts_with = "fens")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "fens",
+        help_heading = "Input"
+    )]
     pub input: Option<PathBuf>,
 }
 

@@ -25,12 +25,8 @@ use crate::rules::{GameReport, ReplayOptions, Status, replay};
 /// variant, invalid [FEN]) are reported and skipped. The termination marker and the
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
 /// `*`). In SAN the output converts to itself byte for byte.
-///
-/// Examples:
-///   pgnkit convert messy.pgn -o clean.pgn
-///   pgnkit convert --no-comments --no-variations --moves uci games.pgn
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     #[command(flatten)]
     pub input: InputArgs,
@@ -51,9 +47,16 @@ pub struct Args {
     pub no_variations: bool,
 
     /// Skip games whose main line has an error instead of writing them up to it.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub skip_invalid: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  pgnkit convert messy.pgn -o clean.pgn                 standard PGN, 80 columns
+  pgnkit convert event.pgn --skip-invalid -o valid.pgn  only games without errors
+  pgnkit convert --no-comments --no-variations --moves uci games.pgn
+  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games";
 
 /// What the writer needs of each game.
 struct Converted {

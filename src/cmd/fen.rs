@@ -17,13 +17,8 @@ use crate::rules::{PlyVisitor, replay};
 /// A game that stops at an illegal move gives its FENs up to that point; games with an
 /// unsupported variant or an invalid [FEN] tag give none. Their error findings go to
 /// stderr (as `validate` writes them) and the exit code is 1.
-///
-/// Examples:
-///   pgnkit fen games.pgn
-///   pgnkit fen --every-ply --format csv game.pgn
-///   pgnkit fen --ply 20 --ep legal archive/
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     #[command(flatten)]
     pub input: InputArgs,
@@ -32,12 +27,12 @@ pub struct Args {
     pub output: OutputArg,
 
     /// Every position: the start position as ply 0, then one FEN per ply.
-    #[arg(long, conflicts_with = "ply")]
+    #[arg(long, conflicts_with = "ply", help_heading = "Output")]
     pub every_ply: bool,
 
     /// Only the position after ply N (0: the start position); games shorter than N give
     /// no line.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Output")]
     pub ply: Option<u32>,
 
     /// text: one FEN per line; csv: `file,game,line,ply,san,fen` with a header (`san` as
@@ -47,14 +42,21 @@ pub struct Args {
 
     /// En passant field: always (after every double step, the PGN standard), pseudo (an
     /// enemy pawn stands ready: X-FEN) or legal (a legal capture exists: python-chess).
-    #[arg(long, value_enum, default_value_t = EpConvention::Always, help_heading = "Output")]
+    #[arg(long, value_enum, default_value_t = EpConvention::Always, help_heading = "Rules")]
     pub ep: EpConvention,
 
     /// Castling letters: xfen (`KQkq`, file letters only where needed) or shredder
     /// (rook files always, `HAha`).
-    #[arg(long, value_enum, default_value_t = CastlingLetters::Xfen, help_heading = "Output")]
+    #[arg(long, value_enum, default_value_t = CastlingLetters::Xfen, help_heading = "Rules")]
     pub castling: CastlingLetters,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  pgnkit fen games.pgn                           the final position of each game
+  pgnkit fen games.pgn --game 3 --every-ply      every position of game 3
+  pgnkit fen --every-ply --format csv games.pgn  with game, line, ply and move
+  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {

@@ -22,13 +22,8 @@ use crate::rules::perft::{self, SuiteEntry};
 /// Suites of other variants (file names with atomic, crazyhouse, horde, ...) are skipped
 /// with a message. Positions with impossible checks or too much material are counted
 /// as given (such positions are in the standard suites).
-///
-/// Examples:
-///   pgnkit perft "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -" 3
-///   pgnkit perft --suite tricky.perft
-///   pgnkit perft --suite perftsuite.epd --max-depth 4
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     /// The position (FEN or EPD, X-FEN or Shredder-FEN castling).
     #[arg(
@@ -42,21 +37,33 @@ pub struct Args {
     #[arg(value_name = "DEPTH")]
     pub depth: Option<u32>,
 
-    /// Node counts below each legal move.
-    #[arg(long, conflicts_with = "suite")]
-    pub divide: bool,
-
     /// A suite file to check.
-    #[arg(long, value_name = "FILE", conflicts_with = "fen")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "fen",
+        help_heading = "Input"
+    )]
     pub suite: Option<PathBuf>,
 
+    /// Node counts below each legal move.
+    #[arg(long, conflicts_with = "suite", help_heading = "Output")]
+    pub divide: bool,
+
     /// Skip expectations deeper than N.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Rules")]
     pub max_depth: Option<u32>,
 
     #[command(flatten)]
     pub output: OutputArg,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  pgnkit perft \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" 5
+  pgnkit perft \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -\" 3 --divide
+  pgnkit perft --suite tricky.perft                       every expected count
+  pgnkit perft --suite perftsuite.epd --max-depth 4 -j 2  a quicker check";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());

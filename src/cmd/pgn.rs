@@ -23,24 +23,32 @@ use crate::rules::fen_check;
 /// position (SAN or UCI, each checked); the result marker follows from the final
 /// position when it is decided (checkmate, stalemate, insufficient material), else `*`.
 /// An invalid FEN or move is reported on stderr, gives no game, and makes the exit code 1.
-///
-/// Examples:
-///   pgnkit pgn "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" --moves "e4 Kd7 e5"
-///   pgnkit pgn --input positions.epd -o positions.pgn
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     #[command(flatten)]
     pub positions: PositionArgs,
 
-    /// Moves to play from each position, separated by spaces, in SAN or UCI
-    /// (move numbers are skipped).
-    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
-    pub moves: Option<String>,
-
     #[command(flatten)]
     pub output: OutputArg,
+
+    /// Moves to play from each position, separated by spaces, in SAN or UCI
+    /// (move numbers are skipped).
+    #[arg(
+        long,
+        value_name = "MOVES",
+        allow_hyphen_values = true,
+        help_heading = "Rules"
+    )]
+    pub moves: Option<String>,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  pgnkit pgn \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\" --moves \"e4 Kd7 e5\"
+  pgnkit pgn \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\" --moves \"e2e4 e8d7\"  UCI works too
+  pgnkit pgn --input positions.epd -o positions.pgn      one game per EPD line
+  pgnkit fen games.pgn | pgnkit pgn                      positions from stdin";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let items = args.positions.lines()?;

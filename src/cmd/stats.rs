@@ -14,7 +14,7 @@ use crate::output::summary::{RunFigures, summary_line};
 use crate::rules::{Severity, replay};
 use crate::stats::{StatsRow, Summary};
 
-/// One CSV row per game: result, termination, draw-rule figures and move counts
+/// One CSV row per game: result, termination, draw-rule figures and move counts.
 ///
 /// Every game of the input gets its row, broken ones too: `status` says how far the replay
 /// got and the figures cover the plies that could be replayed. Games that never reached a
@@ -29,14 +29,8 @@ use crate::stats::{StatsRow, Summary};
 /// insufficient_material) and move totals (`moves`). Every count is additive: summaries
 /// of the parts of a split archive (`--shard K/N`, or one run per file) merge with
 /// `--merge` to exactly the summary of one run.
-///
-/// Examples:
-///   pgnkit stats games.pgn -o games.csv
-///   pgnkit stats archive/ --summary -o /dev/null
-///   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
-///   pgnkit stats --merge part*.sum.csv -o total.sum.csv
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     #[command(flatten)]
     pub input: InputArgs,
@@ -45,18 +39,25 @@ pub struct Args {
     pub output: OutputArg,
 
     /// Print a readable summary table on stderr at the end (also with --merge).
-    #[arg(long, help_heading = "Summary")]
+    #[arg(long, help_heading = "Output")]
     pub summary: bool,
 
     /// Write the summary as `section,key,count` CSV to FILE.
-    #[arg(long, value_name = "FILE", help_heading = "Summary")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub summary_output: Option<PathBuf>,
 
     /// Read the INPUTs as summary CSV files (from --summary-output) and write their sum,
     /// in the same format, to stdout or -o.
-    #[arg(long, help_heading = "Summary")]
+    #[arg(long, help_heading = "Input")]
     pub merge: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  pgnkit stats games.pgn -o games.csv           one row per game
+  pgnkit stats archive/ --summary -o /dev/null  only the summary table
+  pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
+  pgnkit stats --merge part*.sum.csv -o total.sum.csv";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.merge {

@@ -538,3 +538,52 @@ fn report_escapes_what_the_games_say() {
     assert!(html.contains("<title>A &lt;test&gt;</title>"));
     assert!(!html.contains("<b>Bold"));
 }
+
+#[test]
+fn help_of_the_other_commands_teaches_too() {
+    let cases: [(&str, &[&str]); 6] = [
+        ("stats", &["Input:", "Output:", "Performance:"]),
+        ("fen", &["Input:", "Output:", "Rules:", "Performance:"]),
+        ("pgn", &["Input:", "Output:", "Rules:", "Performance:"]),
+        (
+            "check-fen",
+            &["Input:", "Output:", "Rules:", "Performance:"],
+        ),
+        ("convert", &["Input:", "Output:", "Performance:"]),
+        ("perft", &["Input:", "Output:", "Rules:", "Performance:"]),
+    ];
+    for (command, headings) in cases {
+        let (code, long, stderr) = run_args(&[command, "--help"]);
+        assert_eq!(code, 0, "{command} --help: {stderr}");
+        assert!(
+            long.contains("Examples:"),
+            "{command} --help lacks examples"
+        );
+        let example = format!("  pgnkit {command} ");
+        assert!(long.contains(&example), "{command}: no example invocation");
+        for heading in headings {
+            assert!(long.contains(heading), "{command} --help lacks {heading}");
+        }
+        let (code, short, _) = run_args(&[command, "-h"]);
+        assert_eq!(code, 0);
+        // Every flag sits under a heading: only -h/--help is left under "Options:" (in the
+        // short help, one line per flag and a blank line after each section).
+        let options: Vec<&str> = short
+            .split("\nOptions:\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").next())
+            .unwrap_or("")
+            .lines()
+            .collect();
+        assert_eq!(
+            options.len(),
+            1,
+            "{command}: flags without a heading: {options:?}"
+        );
+        assert!(options[0].contains("--help"), "{command}: {options:?}");
+        assert!(
+            short.len() < long.len(),
+            "{command}: -h is not shorter than --help"
+        );
+    }
+}
