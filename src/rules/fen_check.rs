@@ -126,6 +126,50 @@ fn syntax_message(err: ParseFenError) -> String {
     format!("the FEN does not parse: {part} is malformed")
 }
 
+/// Names each castling right whose rook or king is not where the right needs it:
+/// `the right for the rook on a1 (White, queen side) has no White rook there`.
+fn castling_right_defects(setup: &Setup, mode: CastlingMode) -> String {
+    let valid = match shakmaty::Castles::from_setup(setup, mode) {
+        Ok(castles) | Err(castles) => castles.castling_rights(),
+    };
+    let mut parts = Vec::new();
+    for rook_square in setup.castling_rights & !valid {
+        let color = if rook_square.rank() == shakmaty::Rank::First {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rook = shakmaty::Piece {
+            color,
+            role: shakmaty::Role::Rook,
+        };
+        let mut missing = Vec::new();
+        if setup.board.piece_at(rook_square) != Some(rook) {
+            missing.push(format!("no {} rook on {rook_square}", color_name(color)));
+        }
+        let king_on_back_rank = setup
+            .board
+            .king_of(color)
+            .is_some_and(|king| king.rank() == rook_square.rank());
+        if !king_on_back_rank {
+            missing.push(format!("no {} king on its first rank", color_name(color)));
+        }
+        if missing.is_empty() {
+            missing
+                .push("king and rook are not on the squares this castling mode needs".to_string());
+        }
+        parts.push(format!(
+            "the castling right for the rook on {rook_square} is invalid: {}",
+            missing.join(" and ")
+        ));
+    }
+    if parts.is_empty() {
+        "invalid castling rights".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
 fn squares(bb: Bitboard) -> String {
     bb.into_iter()
         .map(|sq| sq.to_string())
@@ -172,10 +216,7 @@ fn position_defects(setup: &Setup, kinds: PositionErrorKinds, mode: CastlingMode
         ));
     }
     if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
-        let mut message = format!(
-            "castling rights for rooks on {} without king and rook on their original squares",
-            squares(setup.castling_rights)
-        );
+        let mut message = castling_right_defects(setup, mode);
         let as_960 = setup
             .clone()
             .position::<Chess>(CastlingMode::Chess960)

@@ -220,3 +220,21 @@ fn stdin_when_no_fen_is_given_and_empty_csv_has_a_header() {
     assert_eq!(exit, 0);
     assert_eq!(stdout, "4k3/8/8/8/8/8/8/4K3 w - - 0 1: ok\n");
 }
+
+#[test]
+fn invalid_castling_rights_name_only_the_bad_rights_and_what_is_missing() {
+    let (exit, stdout, _) = run_args(&["check-fen", "4k3/8/8/8/8/8/8/4K2R w Q - 0 1"]);
+    assert_eq!(exit, 1);
+    assert_eq!(
+        stdout,
+        "4k3/8/8/8/8/8/8/4K2R w Q - 0 1: error[fen.invalid-castling-rights]: \
+         the castling right for the rook on a1 is invalid: no White rook on a1\n"
+    );
+    // White's rights are valid here: only Black's are named.
+    let (_, stdout, _) = run_args(&["check-fen", "4k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]);
+    assert!(!stdout.contains("a1") && !stdout.contains("h1"), "{stdout}");
+    assert!(
+        stdout.contains("no Black rook on a8") && stdout.contains("no Black rook on h8"),
+        "{stdout}"
+    );
+}
