@@ -75,6 +75,7 @@ impl Pipeline {
                 Message::Games(games) => {
                     let results = results.unwrap_or_default();
                     for (game, result) in games.iter().zip(results) {
+                        crate::interrupt::check()?;
                         totals.games += 1;
                         sink(game, result)?;
                     }
@@ -236,6 +237,7 @@ fn read_all(
         };
         let mut splitter = Splitter::new(reader, Arc::from(source.name()), pipeline.limits);
         loop {
+            crate::interrupt::check()?;
             match splitter.next_game() {
                 Ok(Some(mut game)) => {
                     game.global_index = global_index;

@@ -49,6 +49,7 @@ impl Output {
             .tempfile_in(dir)
             .with_context(|| format!("cannot create a file in {}", dir.display()))?;
         let (file, temp_path) = temp.into_parts();
+        crate::interrupt::track(&temp_path);
         Ok(Output {
             writer: BufWriter::with_capacity(BUFFER_SIZE, Box::new(file)),
             pending: Some((temp_path, path.to_path_buf())),
@@ -63,6 +64,7 @@ impl Output {
     pub fn finish(mut self) -> anyhow::Result<()> {
         self.writer.flush().context("cannot write the output")?;
         if let Some((temp, path)) = self.pending.take() {
+            crate::interrupt::untrack(&temp);
             temp.persist(&path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
