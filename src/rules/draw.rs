@@ -2,6 +2,8 @@
 //! move, castling rights, and an en passant square only where a legal en passant capture
 //! exists), the fifty and seventy-five move rules, and perpetual check.
 
+use std::collections::HashMap;
+
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Position};
 
@@ -26,6 +28,9 @@ pub struct DrawTracker {
     stretch: Vec<Seen>,
     /// Ply of the first entry of `stretch`.
     stretch_start: u32,
+    /// How often each position of `stretch` occurred: a lookup instead of a scan, so a
+    /// 100,000-move shuffle without pawn moves stays linear.
+    occurrences: HashMap<u64, u32>,
     /// How often the position just reached has occurred.
     pub current_count: u32,
     pub max_repetition: u32,
@@ -38,11 +43,14 @@ pub struct DrawTracker {
 impl DrawTracker {
     /// Starts from the game's first position (ply 0, a FEN's too).
     pub fn start(&mut self, pos: &Chess) {
+        let key = position_key(pos);
         self.stretch.clear();
         self.stretch.push(Seen {
-            key: position_key(pos),
+            key,
             by_check: false,
         });
+        self.occurrences.clear();
+        self.occurrences.insert(key, 1);
         self.stretch_start = 0;
         self.current_count = 1;
         self.max_repetition = 1;
@@ -54,18 +62,14 @@ impl DrawTracker {
     pub fn after_move(&mut self, ply: u32, irreversible: bool, after: &Chess, gave_check: bool) {
         if irreversible {
             self.stretch.clear();
+            self.occurrences.clear();
             self.stretch_start = ply;
         }
         let key = position_key(after);
-        // Positions alternate sides to move, so only every second entry can match.
-        let count = 1 + self
-            .stretch
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .filter(|seen| seen.key == key)
-            .count() as u32;
+        // The key includes the side to move, so only positions with the same mover count.
+        let occurred = self.occurrences.entry(key).or_insert(0);
+        *occurred += 1;
+        let count = *occurred;
         self.stretch.push(Seen {
             key,
             by_check: gave_check,
