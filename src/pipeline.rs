@@ -200,7 +200,9 @@ impl Pipeline {
                 }
                 Ok(())
             });
-            // When the writer stopped early, the reader finds the channel closed and stops.
+            // When the writer stopped early (a closed pipe, a full disk), the reader must
+            // find the channel closed and stop: it would wait on a full channel forever.
+            drop(batch_rx);
             let read = reader
                 .join()
                 .map_err(|_| anyhow!("the reader thread panicked"))?;
