@@ -9,4 +9,5 @@
 
 mod util;
 
+mod hostile;
 mod validate;
