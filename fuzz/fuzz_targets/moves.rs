@@ -36,7 +36,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut pos) = fen.into_position::<Chess>(mode) else {
         return;
     };
-    for word in text.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()) {
+    for word in text
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+    {
         let by_san = SanPlus::from_ascii(word)
             .ok()
             .or_else(|| notation::read(&pos, word).map(|reading| reading.san_plus))
