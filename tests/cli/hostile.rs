@@ -628,3 +628,31 @@ fn ctrl_c_keeps_an_earlier_output_file_whole() {
         "the previous run\n"
     );
 }
+
+#[test]
+fn compression_magic_followed_by_junk_is_an_unreadable_file_among_good_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut junk = vec![0x1f, 0x8b];
+    junk.extend(Noise(7).bytes(4096));
+    std::fs::write(dir.path().join("a.pgn.gz"), junk).unwrap();
+    let mut junk = vec![0x28, 0xb5, 0x2f, 0xfd];
+    junk.extend(Noise(8).bytes(4096));
+    std::fs::write(dir.path().join("b.pgn.zst"), junk).unwrap();
+    std::fs::write(dir.path().join("c.pgn"), GAME_B).unwrap();
+    let run = validate_path(dir.path());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    for name in ["a.pgn.gz", "b.pgn.zst"] {
+        let shown = dir.path().join(name);
+        assert!(
+            run.stderr
+                .contains(&format!("pgnkit: cannot read {}: ", shown.display()))
+                || run
+                    .stderr
+                    .contains(&format!("pgnkit: cannot open {}: ", shown.display())),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+    assert_eq!(run.summary("games"), 1);
+    assert!(run.findings.is_empty());
+}
