@@ -26,7 +26,8 @@ for mb in "${sizes[@]}"; do
   [ -f "$file" ] || bash "$make_corpus" "$file" "$mb" > /dev/null || exit 2
   /usr/bin/time -f '%M %e' -o "$work/time" "$bin" "$cmd" --quiet "$file" -o /dev/null
   code=$?
-  read -r kb secs < "$work/time"
+  # GNU time puts "Command exited with non-zero status N" first when the exit is not 0.
+  read -r kb secs < <(tail -n 1 "$work/time")
   printf '%s %5s MB: peak RSS %6.1f MB, %6.1f s, exit %s\n' \
     "$cmd" "$mb" "$(echo "$kb / 1024" | bc -l)" "$secs" "$code"
   [ "$kb" -lt $((64 * 1024)) ] || status=1

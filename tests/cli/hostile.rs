@@ -31,6 +31,20 @@ impl Run {
             .collect()
     }
 
+    /// Asserts the exit code and the games and plies of the summary line.
+    fn assert_counts(&self, code: i32, games: u64, plies: u64) {
+        assert_eq!(self.code, code, "{}", self.stderr);
+        assert_eq!(self.summary("games"), games, "{}", self.stderr);
+        assert_eq!(self.summary("plies"), plies, "{}", self.stderr);
+    }
+
+    /// Asserts that the only finding is `code` at `game` and `ply`, its message holding `words`.
+    fn assert_only(&self, code: &str, game: u64, ply: u64, words: &str) {
+        assert_eq!(self.codes(), vec![(code.to_string(), game, ply)]);
+        let message = self.findings[0]["message"].as_str().unwrap();
+        assert!(message.contains(words), "{message}");
+    }
+
     /// A figure of the summary line: `summary("games")` in "1 file, 2 games, 3 plies".
     fn summary(&self, what: &str) -> u64 {
         let line = self
@@ -153,12 +167,12 @@ fn file_cut_mid_tag_is_one_game_with_the_tag_reported() {
 fn file_cut_mid_comment_keeps_the_moves_before_it() {
     // pgn-reader returns an error here and loses the game; pgnkit keeps both plies.
     let run = validate_bytes(b"[Event \"T\"]\n\n1. e4 e5 {a comm");
-    assert_eq!(run.code, 0, "a warning only: {}", run.stderr);
-    assert_eq!(run.summary("games"), 1);
-    assert_eq!(run.summary("plies"), 2);
-    assert_eq!(
-        run.codes(),
-        vec![("input.unterminated-comment".to_string(), 1, 0)]
+    run.assert_counts(0, 1, 2);
+    run.assert_only(
+        "input.unterminated-comment",
+        1,
+        0,
+        "moves before it are kept",
     );
     assert_eq!(run.findings[0]["move_line"], 3);
 }
@@ -168,14 +182,9 @@ fn unterminated_comment_at_end_of_file_after_good_games() {
     let mut pgn = String::from(GAME_B);
     pgn.push_str("\n[Event \"C\"]\n\n1. e4 e5 2. Nf3 { never closed\n\n2... Nc6 3. Bb5\n");
     let run = validate_bytes(pgn.as_bytes());
-    assert_eq!(run.code, 0);
-    assert_eq!(run.summary("games"), 2);
     // 2 plies of game 1, 3 of game 2 (the moves inside the open comment are not moves).
-    assert_eq!(run.summary("plies"), 5);
-    assert_eq!(
-        run.codes(),
-        vec![("input.unterminated-comment".to_string(), 2, 0)]
-    );
+    run.assert_counts(0, 2, 5);
+    run.assert_only("input.unterminated-comment", 2, 0, "never closed");
 }
 
 #[test]
@@ -204,9 +213,8 @@ fn file_cut_mid_move_reports_the_stump_and_the_cut() {
 #[test]
 fn nul_bytes_are_a_bad_token_not_a_crash() {
     let run = validate_bytes(b"[Event \"T\"]\n\n1. e4 \0\0 e5 *\n\n[Event \"B\"]\n\n1. d4 d5 *\n");
-    assert_eq!(run.code, 1);
-    assert_eq!(run.summary("games"), 2);
-    assert_eq!(run.codes(), vec![("move.syntax".to_string(), 1, 2)]);
+    run.assert_counts(1, 2, 3);
+    run.assert_only("move.syntax", 1, 2, "not a move");
     assert_eq!(run.findings[0]["san"], "\u{0}\u{0}");
 }
 
@@ -226,8 +234,7 @@ fn tags_only_and_movetext_only_are_games() {
     assert_eq!(run.codes(), vec![("input.truncated".to_string(), 1, 0)]);
 
     let run = validate_bytes(b"1. e4 e5 *\n\n1. d4 d5 *\n");
-    assert_eq!((run.code, run.summary("games")), (0, 2));
-    assert_eq!(run.summary("plies"), 4);
+    run.assert_counts(0, 2, 4);
     assert!(run.findings.is_empty());
 }
 
@@ -236,9 +243,7 @@ fn byte_order_mark_in_the_middle_starts_a_game_like_any_other() {
     let mut pgn = b"[Event \"A\"]\n\n1. e4 *\n\n".to_vec();
     pgn.extend_from_slice(b"\xef\xbb\xbf[Event \"B\"]\n\n1. d4 d5 *\n");
     let run = validate_bytes(&pgn);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.summary("games"), 2);
-    assert_eq!(run.summary("plies"), 3);
+    run.assert_counts(0, 2, 3);
     assert!(run.findings.is_empty(), "{:?}", run.codes());
 }
 
@@ -310,20 +315,9 @@ fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
         let pgn = format!("[Event \"A\"]\n\n1. e4 {{{body}}} e5 *\n\n{GAME_B}");
         let (_dir, path) = temp_file("comment.pgn", pgn.as_bytes());
         let run = validate_path(&path);
-        assert_eq!(run.code, 1);
-        assert_eq!(run.summary("games"), 2);
         // 1. e4 before the comment is kept, the moves after the limit are not.
-        assert_eq!(run.summary("plies"), 3, "one line: {one_line}");
-        assert_eq!(
-            run.codes(),
-            vec![("input.limit-exceeded".to_string(), 1, 0)]
-        );
-        assert!(
-            run.findings[0]["message"]
-                .as_str()
-                .unwrap()
-                .contains("8388608 bytes")
-        );
+        run.assert_counts(1, 2, 3);
+        run.assert_only("input.limit-exceeded", 1, 0, "8388608 bytes");
     }
 }
 
@@ -335,19 +329,8 @@ fn fifty_thousand_nested_variations_hit_the_depth_limit() {
         ")".repeat(50_000)
     );
     let run = validate_bytes(pgn.as_bytes());
-    assert_eq!(run.code, 1);
-    assert_eq!(run.summary("games"), 2);
-    assert_eq!(run.summary("plies"), 3);
-    assert_eq!(
-        run.codes(),
-        vec![("input.limit-exceeded".to_string(), 1, 0)]
-    );
-    assert!(
-        run.findings[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("deeper than 256")
-    );
+    run.assert_counts(1, 2, 3);
+    run.assert_only("input.limit-exceeded", 1, 0, "deeper than 256");
 }
 
 #[test]
@@ -374,20 +357,9 @@ fn hundred_thousand_move_game_replays_in_linear_time() {
     let started = Instant::now();
     let run = validate_path(&path);
     assert!(started.elapsed() < Duration::from_secs(30));
-    assert_eq!(run.code, 0);
-    assert_eq!(run.summary("games"), 2);
-    assert_eq!(run.summary("plies"), 200_002);
+    run.assert_counts(0, 2, 200_002);
     // The fivefold repetition ended the game at ply 16 (FIDE 9.6.1).
-    assert_eq!(
-        run.codes(),
-        vec![("result.after-automatic-draw".to_string(), 1, 17)]
-    );
-    assert!(
-        run.findings[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("fivefold")
-    );
+    run.assert_only("result.after-automatic-draw", 1, 17, "fivefold");
 }
 
 // ---- nothing lost ------------------------------------------------------------------------
