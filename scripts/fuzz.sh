@@ -2,8 +2,8 @@
 # scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Runs pgnkit's cargo-fuzz targets (fuzz/: split, validate, fen, moves), each for SECONDS
-# (default 600), two at a time, niced. Needs a nightly toolchain and `cargo install
-# cargo-fuzz`. Seeds fuzz/corpus/TARGET from testdata/ and, when present, ../shared/corpus.
+# (default 600), two at a time, niced; MAX_LEN caps the input size (default 65536). Needs
+# a nightly toolchain and `cargo install cargo-fuzz`. Seeds fuzz/corpus/TARGET from testdata/ and, when present, ../shared/corpus.
 # Crashes land in fuzz/artifacts/TARGET/; logs in fuzz/logs/TARGET.log; the last status
 # line of each run (executions, coverage, features, corpus) is printed at the end.
 set -uo pipefail
@@ -49,7 +49,7 @@ printf '\000e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6 0-0-0 e1g1 e7e8q' | seed moves start
 run() {
   local t=$1
   nice -n 10 cargo +nightly fuzz run -O "$t" "fuzz/corpus/$t" -- \
-    -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -timeout=20 \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -max_len="${MAX_LEN:-65536}" -timeout=20 \
     -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" > "fuzz/logs/$t.log" 2>&1
   echo "$t: exit $?"
 }
