@@ -3,7 +3,8 @@
 #
 # Runs pgnkit's cargo-fuzz targets (fuzz/: split, validate, fen, moves), each for SECONDS
 # (default 600), two at a time, niced; MAX_LEN caps the input size (default 65536). Needs
-# a nightly toolchain and `cargo install cargo-fuzz`. Seeds fuzz/corpus/TARGET from testdata/ and, when present, ../shared/corpus.
+# a nightly toolchain and `cargo install cargo-fuzz`. Seeds fuzz/corpus/TARGET from
+# testdata/ and, when present, ../shared/corpus.
 # Crashes land in fuzz/artifacts/TARGET/; logs in fuzz/logs/TARGET.log; the last status
 # line of each run (executions, coverage, features, corpus) is printed at the end.
 set -uo pipefail
