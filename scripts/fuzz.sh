@@ -57,7 +57,7 @@ run() {
 cargo +nightly fuzz build -O || exit 2
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
   run "${targets[$i]}" &
-  [ $((i + 1)) -lt ${#targets[@]} ] && run "${targets[$((i + 1))]}" &
+  if [ $((i + 1)) -lt ${#targets[@]} ]; then run "${targets[$((i + 1))]}" & fi
   wait
 done
 for t in "${targets[@]}"; do
