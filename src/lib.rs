@@ -9,6 +9,7 @@ pub mod cli;
 pub mod cmd;
 pub mod exit;
 pub mod input;
+pub mod interrupt;
 pub mod output;
 pub mod pipeline;
 pub mod progress;
@@ -36,6 +37,10 @@ pub fn run(cli: Cli) -> ExitStatus {
     match result {
         Ok(status) => status,
         Err(err) if output::is_broken_pipe(&err) => ExitStatus::Success,
+        Err(err) if interrupt::is_interruption(&err) => {
+            eprintln!("pgnkit: interrupted");
+            ExitStatus::Interrupted
+        }
         Err(err) => {
             eprintln!("pgnkit: {err:#}");
             ExitStatus::Error

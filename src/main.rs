@@ -7,6 +7,7 @@ use pgnkit::cli::Cli;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    pgnkit::interrupt::install();
     let status = pgnkit::run(cli);
     ExitCode::from(status.code())
 }

@@ -86,6 +86,7 @@ impl Pipeline {
                 Message::Games(games) => {
                     let results = results.unwrap_or_default();
                     for (game, result) in games.iter().zip(results) {
+                        crate::interrupt::check()?;
                         totals.games += 1;
                         sink(game, result)?;
                     }
@@ -216,7 +217,6 @@ impl Pipeline {
                 }
                 Ok(())
             });
-            // When the writer stopped early, the reader finds the channel closed and stops.
             let read = reader
                 .join()
                 .map_err(|_| anyhow!("the reader thread panicked"))?;
@@ -271,6 +271,7 @@ fn read_all(
         };
         let mut splitter = Splitter::new(reader, Arc::from(source.name()), pipeline.limits);
         loop {
+            crate::interrupt::check()?;
             match splitter.next_game() {
                 Ok(Some(mut game)) => {
                     if pipeline

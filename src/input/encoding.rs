@@ -1,5 +1,6 @@
 //! Text decoding of tag values and comments: UTF-8 where valid, else Latin-1 (the PGN
-//! standard's character set), or the encoding named by `--encoding`.
+//! standard's character set), or the encoding named by `--encoding`. WHATWG encodings
+//! come from encoding_rs; the DOS code pages it lacks (437, 850) from oem_cp's tables.
 
 use std::borrow::Cow;
 
@@ -12,6 +13,8 @@ pub enum TextDecoder {
     Auto,
     /// A named encoding (WHATWG labels).
     Named(&'static Encoding),
+    /// A DOS code page (old ChessBase and DOS-era exports): the table of bytes 128-255.
+    Oem(&'static [char; 128]),
 }
 
 impl TextDecoder {
@@ -21,10 +24,16 @@ impl TextDecoder {
         match lower.as_str() {
             "auto" | "" => Ok(TextDecoder::Auto),
             "utf-8" | "utf8" => Ok(TextDecoder::Named(encoding_rs::UTF_8)),
+            "cp437" | "ibm437" | "437" | "oem437" => Ok(TextDecoder::Oem(
+                &oem_cp::code_table::DECODING_TABLE_CP437,
+            )),
+            "cp850" | "ibm850" | "850" | "oem850" => Ok(TextDecoder::Oem(
+                &oem_cp::code_table::DECODING_TABLE_CP850,
+            )),
             _ => Encoding::for_label(lower.as_bytes())
                 .map(TextDecoder::Named)
                 .ok_or_else(|| {
-                    format!("--encoding: unknown encoding `{label}` (try auto, utf-8, latin1, windows-1252)")
+                    format!("--encoding: unknown encoding `{label}` (try auto, utf-8, latin1, windows-1252, cp437, cp850)")
                 }),
         }
     }
@@ -36,6 +45,11 @@ impl TextDecoder {
                 Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
             },
             TextDecoder::Named(encoding) => encoding.decode_without_bom_handling(bytes).0,
+            // ASCII reads the same in every code page: no copy.
+            TextDecoder::Oem(_) if bytes.is_ascii() => String::from_utf8_lossy(bytes),
+            TextDecoder::Oem(table) => {
+                Cow::Owned(oem_cp::decode_string_complete_table(bytes, table))
+            }
         }
     }
 }

@@ -235,14 +235,28 @@ impl<R: BufRead> Splitter<R> {
         None
     }
 
-    /// Tokenises the line at `line_start` of the current game.
+    /// Tokenises the line at `line_start` of the current game; the line that crosses the
+    /// size limit is still tokenised (its moves are kept), then the limit is recorded.
     fn process_line(&mut self, line_start: usize, line_no: u64, cut: bool) {
-        let b = &mut self.current;
         let Some(game) = self.game.as_mut() else {
             return;
         };
         let line_offset = u32::try_from(line_no.saturating_sub(game.line)).unwrap_or(u32::MAX);
-        if (cut || game.bytes.len() > self.limits.max_game_bytes) && !b.overflow {
+        let over = (cut || game.bytes.len() > self.limits.max_game_bytes) && !self.current.overflow;
+        self.tokenise_line(line_start, line_offset);
+        let b = &mut self.current;
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        if over {
+            // A word the cut went through is not the word that was written.
+            if cut
+                && game.tokens.last().is_some_and(|t| {
+                    t.end as usize == game.bytes.len() && t.kind != TokenKind::Comment
+                })
+            {
+                game.tokens.pop();
+            }
             b.overflow = true;
             let detail = format!(
                 "the game is longer than {} bytes",
@@ -250,6 +264,13 @@ impl<R: BufRead> Splitter<R> {
             );
             push_limit(&mut b.limit_hit, game, line_offset, detail);
         }
+    }
+
+    fn tokenise_line(&mut self, line_start: usize, line_offset: u32) {
+        let b = &mut self.current;
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
         let end = game.bytes.len();
         let line = game.bytes.get(line_start..end).unwrap_or_default();
         let Some(first) = first_significant(line) else {
@@ -279,7 +300,8 @@ impl<R: BufRead> Splitter<R> {
         if !b.has_tags && !b.has_movetext && game.problems.is_empty() {
             return None; // only blank or escape lines
         }
-        if let Some((start, line)) = b.open_comment {
+        // Past the size limit the closing `}` was never looked for: the limit says it all.
+        if let Some((start, line)) = b.open_comment.filter(|_| !b.overflow) {
             let end = u32::try_from(game.bytes.len()).unwrap_or(u32::MAX);
             if !b.limit_hit {
                 game.tokens.push(Token {

@@ -20,6 +20,8 @@ pub struct Output {
     writer: BufWriter<Box<dyn Write + Send>>,
     /// A regular file written under a temporary name, renamed into place by `finish`.
     pending: Option<(tempfile::TempPath, PathBuf)>,
+    /// What write errors name: `stdout` or the path.
+    target: String,
 }
 
 impl Output {
@@ -30,6 +32,7 @@ impl Output {
             return Ok(Output {
                 writer: BufWriter::with_capacity(BUFFER_SIZE, Box::new(io::stdout())),
                 pending: None,
+                target: "stdout".to_string(),
             });
         };
         let is_special = fs::metadata(path).is_ok_and(|m| !m.is_file());
@@ -41,6 +44,7 @@ impl Output {
             return Ok(Output {
                 writer: BufWriter::with_capacity(BUFFER_SIZE, Box::new(file)),
                 pending: None,
+                target: path.display().to_string(),
             });
         }
         let dir = match path.parent() {
@@ -52,9 +56,11 @@ impl Output {
             .tempfile_in(dir)
             .with_context(|| format!("cannot create a file in {}", dir.display()))?;
         let (file, temp_path) = temp.into_parts();
+        crate::interrupt::track(&temp_path);
         Ok(Output {
             writer: BufWriter::with_capacity(BUFFER_SIZE, Box::new(file)),
             pending: Some((temp_path, path.to_path_buf())),
+            target: path.display().to_string(),
         })
     }
 
@@ -64,9 +70,13 @@ impl Output {
 
     /// Flushes, and moves a file written under a temporary name to its final name.
     pub fn finish(mut self) -> anyhow::Result<()> {
-        self.writer.flush().context("cannot write the output")?;
+        let target = std::mem::take(&mut self.target);
+        self.writer
+            .flush()
+            .with_context(|| format!("cannot write to {target}"))?;
         if let Some((temp, path)) = self.pending.take() {
             set_final_permissions(&temp, &path);
+            crate::interrupt::untrack(&temp);
             temp.persist(&path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
@@ -74,17 +84,27 @@ impl Output {
     }
 }
 
+impl Output {
+    /// A write error that names the destination; its kind is kept (a closed pipe stays one).
+    fn named(&self, err: io::Error) -> io::Error {
+        io::Error::new(
+            err.kind(),
+            format!("cannot write to {}: {err}", self.target),
+        )
+    }
+}
+
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.writer.write(buf)
+        self.writer.write(buf).map_err(|e| self.named(e))
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.writer.write_all(buf)
+        self.writer.write_all(buf).map_err(|e| self.named(e))
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.writer.flush()
+        self.writer.flush().map_err(|e| self.named(e))
     }
 }
 
@@ -115,6 +135,9 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
         cause
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
             || cause
                 .downcast_ref::<csv::Error>()
                 .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe))

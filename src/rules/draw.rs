@@ -2,6 +2,8 @@
 //! move, castling rights, and an en passant square only where a legal en passant capture
 //! exists), the fifty and seventy-five move rules, and perpetual check.
 
+use std::collections::HashMap;
+
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
@@ -36,6 +38,9 @@ pub struct DrawTracker {
     last_key: u64,
     /// What `before_move` learnt about the move being played.
     pending: Pending,
+    /// How often each position of `stretch` occurred: a lookup instead of a scan, so a
+    /// 100,000-move shuffle without pawn moves stays linear.
+    occurrences: HashMap<u64, u32>,
     /// How often the position just reached has occurred.
     pub current_count: u32,
     pub max_repetition: u32,
@@ -56,6 +61,8 @@ impl DrawTracker {
         });
         self.last_key = key;
         self.pending = Pending::default();
+        self.occurrences.clear();
+        self.occurrences.insert(key, 1);
         self.current_count = 1;
         self.max_repetition = 1;
         self.check_clock(0, pos);
@@ -79,18 +86,14 @@ impl DrawTracker {
         let Pending { irreversible, key } = std::mem::take(&mut self.pending);
         if irreversible {
             self.stretch.clear();
+            self.occurrences.clear();
         }
         let key = key.unwrap_or_else(|| position_key(after));
         self.last_key = key;
-        // Positions alternate sides to move, so only every second entry can match.
-        let count = 1 + self
-            .stretch
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .filter(|seen| seen.key == key)
-            .count() as u32;
+        // The key includes the side to move, so only positions with the same mover count.
+        let occurred = self.occurrences.entry(key).or_insert(0);
+        *occurred += 1;
+        let count = *occurred;
         self.stretch.push(Seen {
             key,
             by_check: gave_check,

@@ -13,6 +13,7 @@ mod check_fen;
 mod convert;
 mod diagnosis;
 mod fen;
+mod hostile;
 mod perft;
 mod pgn;
 mod stats;
