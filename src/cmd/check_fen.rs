@@ -130,7 +130,7 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 csv.write_record(["input", "fen", "severity", "code", "message"])?;
             }
             csv.into_inner()
-                .map_err(|e| anyhow::anyhow!("cannot write the output: {}", e.error()))?
+                .map_err(|e| anyhow::Error::new(e.into_error()))?
         }
         (None, Some(out)) => out,
         (None, None) => return Ok(ExitStatus::Error),

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-use anyhow::anyhow;
 use shakmaty::Chess;
 
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
@@ -177,7 +176,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 csv.write_record(["file", "game", "line", "ply", "san", "fen"])?;
             }
             csv.into_inner()
-                .map_err(|e| anyhow!("cannot write the output: {}", e.error()))?
+                .map_err(|e| anyhow::Error::new(e.into_error()))?
         }
         Sink::Text(output) => output,
     };

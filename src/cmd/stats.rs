@@ -4,7 +4,7 @@ use std::fs::File;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Context as _, anyhow};
+use anyhow::Context as _;
 
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
@@ -83,9 +83,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &sources,
         |raw| replay(raw, &options, &mut ()),
         |_raw, report| {
-            writer
-                .serialize(StatsRow::new(&report))
-                .context("cannot write the output")?;
+            writer.serialize(StatsRow::new(&report))?;
             summary.add_game(&report);
             figures.plies += u64::from(report.plies);
             for finding in &report.findings {
@@ -100,7 +98,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     )?;
     writer
         .into_inner()
-        .map_err(|e| anyhow!("cannot write the output: {}", e.error()))?
+        .map_err(|e| anyhow::Error::new(e.into_error()))?
         .finish()?;
 
     finish_summary(&summary, summary_output, args.summary)?;

@@ -394,6 +394,32 @@ fn every_game_of_a_mixed_file_is_counted_and_named() {
         );
         assert_eq!(codes_of_game(&run, 2), vec!["move.illegal"]);
         assert_eq!(codes_of_game(&run, 8), vec!["input.unterminated-comment"]);
+
+        // `stats` gives every one of them a row, the broken ones with their status.
+        let (code, csv, _) = crate::util::run(
+            &["stats", "--threads", threads, "-q"],
+            &String::from_utf8_lossy(&pgn),
+        );
+        assert_eq!(code, 0);
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        let numbered: Vec<(&str, &str)> = rows.iter().map(|r| (r[1], r[14])).collect();
+        assert_eq!(
+            numbered,
+            vec![
+                ("1", "ok"),
+                ("2", "illegal"),
+                ("3", "unreadable"),
+                ("4", "ok"),
+                ("5", "illegal"),
+                ("6", "illegal"),
+                ("7", "ok"),
+                ("8", "ok"),
+            ]
+        );
     }
 }
 
@@ -482,6 +508,31 @@ fn write_error_on_stdout_exits_2_with_a_message() {
         "{stderr}"
     );
     assert!(stderr.contains("No space left on device"), "{stderr}");
+
+    // The same for the other commands that write data, said once (no doubled prefix).
+    for command in [
+        &["stats"][..],
+        &["fen", "--every-ply"][..],
+        &["convert"][..],
+    ] {
+        let full = std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let output = Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+            .args(command)
+            .arg(path.to_str().unwrap())
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {stderr}");
+        assert_eq!(
+            stderr.matches("cannot write").count(),
+            1,
+            "{command:?}: {stderr}"
+        );
+    }
 }
 
 #[test]
