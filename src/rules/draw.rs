@@ -3,7 +3,7 @@
 //! exists), the fifty and seventy-five move rules, and perpetual check.
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 /// The position identity used for repetition.
 pub fn position_key(pos: &Chess) -> u64 {
@@ -52,11 +52,33 @@ impl DrawTracker {
     /// Records the position reached at `ply` by a move that was `irreversible` (shakmaty's
     /// `is_irreversible`, asked before the move was played) and that `gave_check`.
     pub fn after_move(&mut self, ply: u32, irreversible: bool, after: &Chess, gave_check: bool) {
+        self.after_move_keyed(ply, irreversible, None, after, gave_check);
+    }
+
+    /// The key of the position the legal move `m` leads to from `before` (the position
+    /// last recorded), when shakmaty can update the last key instead of hashing the whole
+    /// board: most quiet moves. Ask before playing the move; pass it to `after_move_keyed`.
+    pub fn key_after(&self, before: &Chess, m: Move) -> Option<u64> {
+        let last = self.stretch.last()?.key;
+        let key: Zobrist64 =
+            before.update_zobrist_hash(Zobrist64(last), m, EnPassantMode::Legal)?;
+        Some(key.0)
+    }
+
+    /// `after_move` with the new position's key when it is known (`key_after`).
+    pub fn after_move_keyed(
+        &mut self,
+        ply: u32,
+        irreversible: bool,
+        key: Option<u64>,
+        after: &Chess,
+        gave_check: bool,
+    ) {
         if irreversible {
             self.stretch.clear();
             self.stretch_start = ply;
         }
-        let key = position_key(after);
+        let key = key.unwrap_or_else(|| position_key(after));
         // Positions alternate sides to move, so only every second entry can match.
         let count = 1 + self
             .stretch

@@ -340,6 +340,7 @@ impl Replay<'_> {
             );
         }
         let irreversible = self.pos.is_irreversible(m);
+        let key = self.report.draws.key_after(&self.pos, m);
         self.history.record(&self.pos, m, self.report.plies + 1);
         self.pos.play_unchecked(m);
         self.report.plies += 1;
@@ -360,7 +361,7 @@ impl Replay<'_> {
         self.report.counts.record(m, gave_check, missed_en_passant);
         self.report
             .draws
-            .after_move(ply, irreversible, &self.pos, gave_check);
+            .after_move_keyed(ply, irreversible, key, &self.pos, gave_check);
         if self.automatic_end.is_none() {
             let clock = self.pos.halfmoves();
             let end = if self.report.draws.current_count >= 5 {

@@ -9,4 +9,5 @@
 
 mod util;
 
+mod perf;
 mod validate;

@@ -1,0 +1,114 @@
+//! The speed work must not change a single answer: incremental repetition keys equal the
+//! full hash, the fast splitter finds what the plain reading finds, and the thread count
+//! never changes the output.
+
+use std::io::Cursor;
+use std::sync::Arc;
+
+use pgnkit::input::TextDecoder;
+use pgnkit::input::{Limits, RawGame, Splitter, TokenKind};
+use pgnkit::rules::draw::{DrawTracker, position_key};
+use pgnkit::rules::setup;
+use pgnkit::rules::tags::Tags;
+use shakmaty::Position;
+use shakmaty::san::SanPlus;
+
+use crate::util::*;
+
+fn games_of(bytes: &[u8]) -> Vec<RawGame> {
+    let mut splitter = Splitter::new(Cursor::new(bytes), Arc::from("t"), Limits::default());
+    let mut games = Vec::new();
+    while let Some(game) = splitter.next_game().unwrap() {
+        games.push(game);
+    }
+    games
+}
+
+/// Every main-line move of every game: the incremental key (where shakmaty offers one)
+/// must be the key hashed from scratch, castling, en passant and Chess960 included.
+fn check_incremental_keys(bytes: &[u8]) -> (usize, usize) {
+    let (mut incremental, mut moves) = (0, 0);
+    for game in games_of(bytes) {
+        let tags = Tags::decode(&game, &TextDecoder::Auto);
+        let Ok((mut pos, _)) = setup::start_position(&tags) else {
+            continue;
+        };
+        let mut draws = DrawTracker::default();
+        draws.start(&pos);
+        let mut depth = 0u32;
+        for token in &game.tokens {
+            match token.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth -= 1,
+                TokenKind::Word if depth == 0 => {
+                    let Ok(san) = SanPlus::from_ascii(game.token_text(token)) else {
+                        break;
+                    };
+                    let Ok(m) = san.san.to_move(&pos) else { break };
+                    let key = draws.key_after(&pos, m);
+                    let irreversible = pos.is_irreversible(m);
+                    pos.play_unchecked(m);
+                    moves += 1;
+                    if let Some(key) = key {
+                        incremental += 1;
+                        assert_eq!(key, position_key(&pos), "game {} after {m}", game.index);
+                    }
+                    draws.after_move_keyed(moves as u32, irreversible, key, &pos, false);
+                }
+                _ => {}
+            }
+        }
+    }
+    (incremental, moves)
+}
+
+#[test]
+fn incremental_repetition_keys_equal_the_full_hash() {
+    let bytes = std::fs::read(testdata("bench/lichess_manwithavan.pgn")).unwrap();
+    let (incremental, moves) = check_incremental_keys(&bytes);
+    assert!(moves > 20_000, "{moves} moves replayed");
+    // Most quiet moves take the incremental path; the rest is hashed from scratch.
+    assert!(incremental * 2 > moves, "{incremental} of {moves}");
+}
+
+#[test]
+fn incremental_keys_hold_for_castling_en_passant_and_chess960() {
+    let pgn = "[Event \"ep\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 Nc6 4. Nf3 e5 5. Bc4 Be7 6. O-O O-O \
+               7. Re1 Re8 8. Kh1 Kh8 9. Rg1 Rg8 *\n\n\
+               [Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+               [FEN \"nrqbbnkr/pppppppp/8/8/8/8/PPPPPPPP/NRQBBNKR w KQkq - 0 1\"]\n\n\
+               a4 Nb6 d3 Na8 h3 e5 Nb3 b5 d4 c5 Bd2 Bg5 Ra1 Ne6 g3 O-O Nh2 Kh8 O-O f6 Be3 Nb6 \
+               axb5 Qd8 c4 Bh6 Bxh6 Rg8 Bg5 Rf8 Ra4 Nxg5 d5 g6 Ra6 Nf7 Kg2 Nxd5 Qc2 Nc7 *\n";
+    let (incremental, moves) = check_incremental_keys(pgn.as_bytes());
+    assert_eq!(moves, 58, "every move replayed");
+    assert!(incremental > 0);
+}
+
+#[test]
+fn fivefold_by_quiet_moves_is_found() {
+    // Knight moves only: every key after the first cycle comes from the incremental path.
+    let cycle = "Nf3 Nf6 Ng1 Ng8 ";
+    let pgn = format!("[Event \"5\"]\n\n{} e4 *\n", cycle.repeat(4));
+    let findings = findings_of(&pgn, &[]);
+    assert_eq!(
+        codes_of(&findings),
+        vec![("result.after-automatic-draw".to_string(), 17)]
+    );
+    let message = findings[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("ply 16") && message.contains("fivefold"),
+        "{message}"
+    );
+}
+
+#[test]
+fn thread_count_never_changes_the_output() {
+    let path = testdata("bench/lichess_manwithavan.pgn");
+    let path = path.to_str().unwrap();
+    let (code1, one, _) = run_args(&["--threads", "1", "validate", "--level", "info", path]);
+    let (code2, two, _) = run_args(&["--threads", "2", "validate", "--level", "info", path]);
+    let (code3, three, _) = run_args(&["--threads", "3", "validate", "--level", "info", path]);
+    assert!(one.lines().count() > 10, "{one}");
+    assert_eq!((code1, &one), (code2, &two));
+    assert_eq!((code1, &one), (code3, &three));
+}
