@@ -119,8 +119,9 @@ fn benches(c: &mut Criterion) {
                 draws.start(&pos);
                 for (ply, &m) in (1u32..).zip(moves) {
                     let irreversible = pos.is_irreversible(m);
+                    let key = draws.key_after(&pos, m);
                     pos.play_unchecked(m);
-                    draws.after_move(ply, irreversible, &pos, false);
+                    draws.after_move_keyed(ply, irreversible, key, &pos, false);
                 }
                 most = most.max(draws.max_repetition);
             }
