@@ -141,7 +141,8 @@ EOF
 
 # --- measuring ----------------------------------------------------------------------
 # measure NAME INPUT_BYTES INPUT_GAMES CMD...: one warm-up run, then $runs timed runs;
-# records "name median_s mib_s games_s rss_mib" in $timings/NAME.
+# records "name median_s mib_s games_s rss_mib cpu_s" in $timings/NAME (cpu_s: median user +
+# system seconds, which another load on the machine disturbs less than the wall clock).
 rows=()
 measure() {
   local name=$1 in_bytes=$2 in_games=$3
@@ -149,19 +150,22 @@ measure() {
   if [ -n "$only" ] && ! echo "$name" | grep -q -- "$only"; then return; fi
   say "$name: $*"
   "$@" > /dev/null 2>&1 || true
-  local secs=() rss=0 i t m
+  local secs=() cpus=() rss=0 i t m c
   for ((i = 0; i < runs; i++)); do
     /usr/bin/time -v -o "$timings/time.txt" "$@" > /dev/null 2> "$timings/stderr.txt" || true
     t=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$timings/time.txt")
     m=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$timings/time.txt")
+    c=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$timings/time.txt")
     secs+=("$t")
+    cpus+=("$c")
     [ "$m" -gt "$rss" ] && rss=$m
   done
-  local median
+  local median cpu
   median=$(printf '%s\n' "${secs[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-  awk -v n="$name" -v s="$median" -v b="$in_bytes" -v g="$in_games" -v r="$rss" 'BEGIN {
+  cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  awk -v n="$name" -v s="$median" -v b="$in_bytes" -v g="$in_games" -v r="$rss" -v c="$cpu" 'BEGIN {
     if (s <= 0) s = 0.001
-    printf "%s %.3f %.2f %.0f %.1f\n", n, s, b / 1048576 / s, g / s, r / 1024 }' > "$timings/$name"
+    printf "%s %.3f %.2f %.0f %.1f %.2f\n", n, s, b / 1048576 / s, g / s, r / 1024, c }' > "$timings/$name"
   rows+=("$name")
 }
 
@@ -231,11 +235,11 @@ echo
 echo "Input: $input ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB, $games games); python-chess on a $(awk -v b="$cut_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB cut ($cut_games games)."
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg), median of $runs runs after a warm-up."
 echo
-echo "| command | median s | MiB/s | games/s | peak RSS MiB |"
-echo "| --- | ---: | ---: | ---: | ---: |"
+echo "| command | median s | MiB/s | games/s | peak RSS MiB | CPU s |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 for name in "${rows[@]}"; do
-  read -r n s mib gps rss < "$timings/$name"
-  echo "| $n | $s | $mib | $gps | $rss |"
+  read -r n s mib gps rss cpu < "$timings/$name"
+  echo "| $n | $s | $mib | $gps | $rss | $cpu |"
 done
 echo
 echo "| target | measured | wanted | verdict |"
@@ -250,5 +254,9 @@ target "stats vs python-chess stats" pgnkit-stats python-chess-stats 1000
 target "fen --every-ply vs pgn-extract -Wepd" pgnkit-fen-every-ply pgn-extract-wepd 5
 target "validate --threads 2 vs --threads 1" pgnkit-validate-j2 pgnkit-validate-j1 1.8
 target ".pgn.zst vs plain" pgnkit-validate-zst pgnkit-validate 0.75
+cpu_a=$(field bare-replay 6); cpu_b=$(field pgnkit-validate 6)
+if [ -n "$cpu_a" ] && [ -n "$cpu_b" ]; then
+  echo "| validate vs bare-replay, by CPU seconds (less load-sensitive) | $(awk -v a="$cpu_a" -v b="$cpu_b" 'BEGIN { printf "%.2fx", a / b }') | 0.85x | (indicative) |"
+fi
 rss=$(field pgnkit-validate 5)
 [ -n "$rss" ] && echo "| validate peak RSS | ${rss} MiB | < 64 MiB | $(awk -v r="$rss" 'BEGIN { print (r < 64) ? "met" : "MISSED" }') |"
