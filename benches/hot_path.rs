@@ -109,10 +109,9 @@ fn benches(c: &mut Criterion) {
                 let mut draws = DrawTracker::default();
                 draws.start(&pos);
                 for (ply, &m) in (1u32..).zip(moves) {
-                    let irreversible = pos.is_irreversible(m);
-                    let key = draws.key_after(&pos, m);
+                    draws.before_move(&pos, m);
                     pos.play_unchecked(m);
-                    draws.after_move_keyed(ply, irreversible, key, &pos, false);
+                    draws.after_move(ply, &pos, false);
                 }
                 most = most.max(draws.max_repetition);
             }

@@ -20,12 +20,22 @@ struct Seen {
 }
 
 /// Draw-rule figures of one game, updated ply by ply.
+/// The move being played, as seen from the position before it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Pending {
+    irreversible: bool,
+    /// The key of the position after the move, when shakmaty can update it incrementally.
+    key: Option<u64>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct DrawTracker {
     /// Positions since the last irreversible move (the first is the one after it).
     stretch: Vec<Seen>,
-    /// Ply of the first entry of `stretch`.
-    stretch_start: u32,
+    /// The key of the last position recorded.
+    last_key: u64,
+    /// What `before_move` learnt about the move being played.
+    pending: Pending,
     /// How often the position just reached has occurred.
     pub current_count: u32,
     pub max_repetition: u32,
@@ -38,47 +48,40 @@ pub struct DrawTracker {
 impl DrawTracker {
     /// Starts from the game's first position (ply 0, a FEN's too).
     pub fn start(&mut self, pos: &Chess) {
+        let key = position_key(pos);
         self.stretch.clear();
         self.stretch.push(Seen {
-            key: position_key(pos),
+            key,
             by_check: false,
         });
-        self.stretch_start = 0;
+        self.last_key = key;
+        self.pending = Pending::default();
         self.current_count = 1;
         self.max_repetition = 1;
         self.check_clock(0, pos);
     }
 
-    /// Records the position reached at `ply` by a move that was `irreversible` (shakmaty's
-    /// `is_irreversible`, asked before the move was played) and that `gave_check`.
-    pub fn after_move(&mut self, ply: u32, irreversible: bool, after: &Chess, gave_check: bool) {
-        self.after_move_keyed(ply, irreversible, None, after, gave_check);
+    /// Looks at the move about to be played from `before`: whether it is irreversible
+    /// (shakmaty's `is_irreversible`: no earlier position can recur after it) and, where
+    /// shakmaty allows, the next key by an incremental Zobrist update.
+    pub fn before_move(&mut self, before: &Chess, m: Move) {
+        self.pending = Pending {
+            irreversible: before.is_irreversible(m),
+            key: before
+                .update_zobrist_hash(Zobrist64(self.last_key), m, EnPassantMode::Legal)
+                .map(|hash| hash.0),
+        };
     }
 
-    /// The key of the position the legal move `m` leads to from `before` (the position
-    /// last recorded), when shakmaty can update the last key instead of hashing the whole
-    /// board: most quiet moves. Ask before playing the move; pass it to `after_move_keyed`.
-    pub fn key_after(&self, before: &Chess, m: Move) -> Option<u64> {
-        let last = self.stretch.last()?.key;
-        let key: Zobrist64 =
-            before.update_zobrist_hash(Zobrist64(last), m, EnPassantMode::Legal)?;
-        Some(key.0)
-    }
-
-    /// `after_move` with the new position's key when it is known (`key_after`).
-    pub fn after_move_keyed(
-        &mut self,
-        ply: u32,
-        irreversible: bool,
-        key: Option<u64>,
-        after: &Chess,
-        gave_check: bool,
-    ) {
+    /// Records the position reached at `ply` by the move given to `before_move`, which
+    /// `gave_check`.
+    pub fn after_move(&mut self, ply: u32, after: &Chess, gave_check: bool) {
+        let Pending { irreversible, key } = std::mem::take(&mut self.pending);
         if irreversible {
             self.stretch.clear();
-            self.stretch_start = ply;
         }
         let key = key.unwrap_or_else(|| position_key(after));
+        self.last_key = key;
         // Positions alternate sides to move, so only every second entry can match.
         let count = 1 + self
             .stretch
@@ -105,11 +108,18 @@ impl DrawTracker {
 
     fn check_clock(&mut self, ply: u32, pos: &Chess) {
         let clock = pos.halfmoves();
-        // Checkmate on the same move takes precedence (FIDE 9.3, 9.6.2).
-        if clock >= 100 && self.fifty_move_ply.is_none() && !pos.is_checkmate() {
+        let unset = (clock >= 100 && self.fifty_move_ply.is_none())
+            || (clock >= 150 && self.seventy_five_move_ply.is_none());
+        // A mate (or stalemate) on the same move ends the game first (FIDE 9.3, 9.6.2), so
+        // the rule holds only where a legal move exists, as python-chess's
+        // `is_fifty_moves` / `is_seventyfive_moves` decide. Asked only until both are set.
+        if !unset || pos.legal_moves().is_empty() {
+            return;
+        }
+        if clock >= 100 && self.fifty_move_ply.is_none() {
             self.fifty_move_ply = Some(ply);
         }
-        if clock >= 150 && self.seventy_five_move_ply.is_none() && !pos.is_checkmate() {
+        if clock >= 150 && self.seventy_five_move_ply.is_none() {
             self.seventy_five_move_ply = Some(ply);
         }
     }
@@ -150,4 +160,31 @@ fn all_true(items: impl Iterator<Item = bool>) -> bool {
         any = true;
     }
     any
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use shakmaty::san::San;
+    use shakmaty::{Chess, Position};
+
+    use super::{DrawTracker, position_key};
+
+    /// The incremental key must equal a full hash after every kind of move.
+    #[test]
+    fn incremental_keys_equal_full_hashes() {
+        let moves = "e4 d5 exd5 e5 dxe6 Nc6 exf7+ Ke7 fxg8=N+ Rxg8 Nf3 Kd6 Bc4 Kc5 O-O \
+                     Bf5 Nc3 Qd7 Re1 Rb8 Rf1 Ra8 Re1 Rb8";
+        let mut pos = Chess::default();
+        let mut tracker = DrawTracker::default();
+        tracker.start(&pos);
+        for (i, text) in moves.split_whitespace().enumerate() {
+            let m = text.parse::<San>().unwrap().to_move(&pos).unwrap();
+            tracker.before_move(&pos, m);
+            pos.play_unchecked(m);
+            tracker.after_move(i as u32 + 1, &pos, pos.is_check());
+            assert_eq!(tracker.last_key, position_key(&pos), "after {text}");
+        }
+    }
 }

@@ -339,8 +339,7 @@ impl Replay<'_> {
                     .to_string(),
             );
         }
-        let irreversible = self.pos.is_irreversible(m);
-        let key = self.report.draws.key_after(&self.pos, m);
+        self.report.draws.before_move(&self.pos, m);
         self.history.record(&self.pos, m, self.report.plies + 1);
         self.pos.play_unchecked(m);
         self.report.plies += 1;
@@ -359,9 +358,7 @@ impl Replay<'_> {
             self.check_suffix_finding(token, written_suffix, actual_suffix);
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
-        self.report
-            .draws
-            .after_move_keyed(ply, irreversible, key, &self.pos, gave_check);
+        self.report.draws.after_move(ply, &self.pos, gave_check);
         if self.automatic_end.is_none() {
             let clock = self.pos.halfmoves();
             let end = if self.report.draws.current_count >= 5 {
