@@ -165,7 +165,7 @@ measure() {
   cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
   awk -v n="$name" -v s="$median" -v b="$in_bytes" -v g="$in_games" -v r="$rss" -v c="$cpu" 'BEGIN {
     if (s <= 0) s = 0.001
-    printf "%s %.3f %.2f %.0f %.1f %.2f\n", n, s, b / 1048576 / s, g / s, r / 1024, c }' > "$timings/$name"
+    printf "%s %.3f %.4g %.0f %.1f %.2f\n", n, s, b / 1048576 / s, g / s, r / 1024, c }' > "$timings/$name"
   rows+=("$name")
 }
 
