@@ -1,5 +1,5 @@
 //! The parallel pipeline: one reader splits the inputs into games and sends them in
-//! batches; rayon workers process the batches; the calling thread writes the results in
+//! batches; worker threads process the batches; the calling thread writes the results in
 //! input order. Output never depends on the number of threads.
 
 use std::collections::BTreeMap;
@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::anyhow;
+use crossbeam_channel::SendError;
 
 use crate::cli::{GameRange, Shard};
 use crate::input::{Limits, RawGame, Source, Splitter, open_decoded};
@@ -30,7 +31,7 @@ pub struct Pipeline {
 
 /// What the reader hands on, in input order.
 enum Message {
-    Games(Arc<Vec<RawGame>>),
+    Games(Vec<RawGame>),
     /// An input that could not be opened or read to its end.
     InputError(String),
 }
@@ -133,90 +134,51 @@ impl Pipeline {
         P: Fn(&RawGame) -> T + Sync,
         D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<()>,
     {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .thread_name(|i| format!("pgnkit-worker-{i}"))
-            .build()?;
-        let max_in_flight = self.threads * 4;
-        let (batch_tx, batch_rx) = crossbeam_channel::bounded::<Message>(self.threads * 2);
-        let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, Option<Vec<T>>)>();
+        // Plain threads blocked on channels: idle workers sleep instead of spinning for
+        // work (rayon's idle spin took CPU from the reader on 2 cores).
+        let workers = self.threads.max(1);
+        // Batches read but not yet written; the reader waits for a ticket before each one,
+        // so memory stays bounded even when one batch is slow.
+        let max_in_flight = workers * 2 + 1;
+        let (ticket_tx, ticket_rx) = crossbeam_channel::bounded::<()>(max_in_flight);
+        let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Message)>(workers);
+        let (done_tx, done_rx) = crossbeam_channel::bounded::<Done<T>>(max_in_flight);
 
         std::thread::scope(|scope| {
-            let reader = scope.spawn(move || {
-                read_all(sources, self, counter, &mut |message| {
-                    batch_tx
-                        .send(message)
-                        .map_err(|_| anyhow!("the writer stopped"))
-                })
-            });
-            let written = pool.in_place_scope(|workers| -> anyhow::Result<()> {
-                // Owned here so that it closes when the writer stops early (a closed pipe):
-                // the reader, blocked on a full channel, then sees it closed and ends.
-                let batch_rx = batch_rx;
-                // Messages wait here, by sequence number, until their results are in.
-                let mut waiting: BTreeMap<u64, Message> = BTreeMap::new();
-                let mut finished: BTreeMap<u64, Option<Vec<T>>> = BTreeMap::new();
-                let mut next_seq = 0u64;
-                let mut next_to_write = 0u64;
-                let mut write_ready = |waiting: &mut BTreeMap<u64, Message>,
-                                       finished: &mut BTreeMap<u64, Option<Vec<T>>>,
-                                       next_to_write: &mut u64|
-                 -> anyhow::Result<()> {
-                    while let Some(results) = finished.remove(next_to_write) {
-                        if let Some(message) = waiting.remove(next_to_write) {
-                            deliver(message, results)?;
-                        }
-                        *next_to_write += 1;
-                    }
-                    Ok(())
-                };
-                for message in batch_rx.iter() {
-                    let seq = next_seq;
-                    next_seq += 1;
-                    match &message {
-                        Message::Games(games) => {
-                            // The batch stays with the writer, which hands the games to the
-                            // sink beside their results; the worker shares it.
-                            let games = Arc::clone(games);
-                            let done_tx = done_tx.clone();
-                            workers.spawn(move |_| {
-                                let results: Vec<T> = games.iter().map(process).collect();
-                                let _ = done_tx.send((seq, Some(results)));
-                            });
-                        }
-                        Message::InputError(_) => {
-                            finished.insert(seq, None);
-                        }
-                    }
-                    waiting.insert(seq, message);
-                    while next_seq - next_to_write > max_in_flight as u64 {
-                        match done_rx.recv() {
-                            Ok((s, results)) => {
-                                finished.insert(s, results);
+            let reader = std::thread::Builder::new()
+                .name("pgnkit-reader".to_string())
+                .spawn_scoped(scope, move || {
+                    let mut seq = 0u64;
+                    read_all(sources, self, counter, &mut |message| {
+                        ticket_tx
+                            .send(())
+                            .and_then(|()| work_tx.send((seq, message)).map_err(|_| SendError(())))
+                            .map_err(|_| anyhow!("the writer stopped"))?;
+                        seq += 1;
+                        Ok(())
+                    })
+                })?;
+            for i in 0..workers {
+                let work_rx = work_rx.clone();
+                let done_tx = done_tx.clone();
+                std::thread::Builder::new()
+                    .name(format!("pgnkit-worker-{i}"))
+                    .spawn_scoped(scope, move || {
+                        for (seq, message) in work_rx {
+                            let results = match &message {
+                                Message::Games(games) => Some(games.iter().map(process).collect()),
+                                Message::InputError(_) => None,
+                            };
+                            if done_tx.send((seq, message, results)).is_err() {
+                                break;
                             }
-                            Err(_) => break,
                         }
-                        write_ready(&mut waiting, &mut finished, &mut next_to_write)?;
-                    }
-                    while let Ok((s, results)) = done_rx.try_recv() {
-                        finished.insert(s, results);
-                    }
-                    write_ready(&mut waiting, &mut finished, &mut next_to_write)?;
-                }
-                while next_to_write < next_seq {
-                    write_ready(&mut waiting, &mut finished, &mut next_to_write)?;
-                    if next_to_write == next_seq {
-                        break;
-                    }
-                    match done_rx.recv() {
-                        Ok((s, results)) => {
-                            finished.insert(s, results);
-                        }
-                        Err(_) => break,
-                    }
-                }
-                Ok(())
-            });
+                    })?;
+            }
+            drop((work_rx, done_tx));
+            let written = write_in_order(done_rx, ticket_rx, &mut deliver);
+            // When the writer stopped early, its receivers are gone: the workers and the
+            // reader find their channels closed and stop.
             let read = reader
                 .join()
                 .map_err(|_| anyhow!("the reader thread panicked"))?;
@@ -224,6 +186,31 @@ impl Pipeline {
             read
         })
     }
+}
+
+/// A batch back from a worker: its sequence number, the batch and its results.
+type Done<T> = (u64, Message, Option<Vec<T>>);
+
+/// Hands the batches to `deliver` in reading order, returning a ticket for each.
+fn write_in_order<T, D>(
+    done_rx: crossbeam_channel::Receiver<Done<T>>,
+    ticket_rx: crossbeam_channel::Receiver<()>,
+    deliver: &mut D,
+) -> anyhow::Result<()>
+where
+    D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<()>,
+{
+    let mut waiting: BTreeMap<u64, (Message, Option<Vec<T>>)> = BTreeMap::new();
+    let mut next = 0u64;
+    for (seq, message, results) in done_rx {
+        waiting.insert(seq, (message, results));
+        while let Some((message, results)) = waiting.remove(&next) {
+            deliver(message, results)?;
+            next += 1;
+            let _ = ticket_rx.try_recv();
+        }
+    }
+    Ok(())
 }
 
 /// What the reader got through before the end of the input or of a `--games` range.
@@ -259,7 +246,7 @@ fn read_all(
             Ok(reader) => reader,
             Err(err) => {
                 if !batch.is_empty() {
-                    emit(Message::Games(Arc::new(std::mem::take(&mut batch))))?;
+                    emit(Message::Games(std::mem::take(&mut batch)))?;
                     batch_bytes = 0;
                 }
                 emit(Message::InputError(format!(
@@ -288,14 +275,14 @@ fn read_all(
                     batch_bytes += game.bytes.len();
                     batch.push(game);
                     if batch.len() >= BATCH_GAMES || batch_bytes >= BATCH_BYTES {
-                        emit(Message::Games(Arc::new(std::mem::take(&mut batch))))?;
+                        emit(Message::Games(std::mem::take(&mut batch)))?;
                         batch_bytes = 0;
                     }
                 }
                 Ok(None) => break,
                 Err(err) => {
                     if !batch.is_empty() {
-                        emit(Message::Games(Arc::new(std::mem::take(&mut batch))))?;
+                        emit(Message::Games(std::mem::take(&mut batch)))?;
                         batch_bytes = 0;
                     }
                     emit(Message::InputError(format!(
@@ -308,7 +295,7 @@ fn read_all(
         }
     }
     if !batch.is_empty() {
-        emit(Message::Games(Arc::new(batch)))?;
+        emit(Message::Games(batch))?;
     }
     Ok(ReadCounts {
         sources: sources_reached,

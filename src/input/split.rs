@@ -52,6 +52,9 @@ pub struct Splitter<R> {
     bytes_read: u64,
     /// A read error, reported after the game in progress has been handed on.
     pending_error: Option<io::Error>,
+    /// Bytes and tokens of the last game: a new game's buffers start at about this size,
+    /// so that they are not grown (copied) line by line.
+    size_hint: (usize, usize),
 }
 
 /// The tokeniser's state for the game being assembled.
@@ -84,6 +87,22 @@ impl<R: BufRead> Splitter<R> {
             done: false,
             bytes_read: 0,
             pending_error: None,
+            size_hint: (0, 0),
+        }
+    }
+
+    /// An empty game starting at `line`, its buffers sized after the last game.
+    fn new_game(&self, line: u64) -> RawGame {
+        let (bytes, tokens) = self.size_hint;
+        RawGame {
+            file: self.file.clone(),
+            index: 0,
+            global_index: 0,
+            line,
+            bytes: Vec::with_capacity((bytes + bytes / 2).clamp(1024, 64 * 1024)),
+            tags: Vec::with_capacity(16),
+            tokens: Vec::with_capacity((tokens + tokens / 2).clamp(64, 4096)),
+            problems: Vec::new(),
         }
     }
 
@@ -109,16 +128,12 @@ impl<R: BufRead> Splitter<R> {
         }
         loop {
             let line_no = self.next_line;
-            let game = self.game.get_or_insert_with(|| RawGame {
-                file: self.file.clone(),
-                index: 0,
-                global_index: 0,
-                line: line_no,
-                bytes: Vec::new(),
-                tags: Vec::new(),
-                tokens: Vec::new(),
-                problems: Vec::new(),
-            });
+            if self.game.is_none() {
+                self.game = Some(self.new_game(line_no));
+            }
+            let Some(game) = self.game.as_mut() else {
+                continue;
+            };
             let line_start = game.bytes.len();
             let cap = if self.current.overflow {
                 OVERFLOW_PEEK
@@ -210,18 +225,14 @@ impl<R: BufRead> Splitter<R> {
         };
 
         if boundary {
-            let rest = game.bytes.split_off(line_start);
+            let mut next = self.new_game(line_no);
+            if let Some(game) = self.game.as_mut() {
+                let line = game.bytes.get(line_start..).unwrap_or_default();
+                next.bytes.extend_from_slice(line);
+                game.bytes.truncate(line_start);
+            }
             let finished = self.finish_current(false);
-            self.game = Some(RawGame {
-                file: self.file.clone(),
-                index: 0,
-                global_index: 0,
-                line: line_no,
-                bytes: rest,
-                tags: Vec::new(),
-                tokens: Vec::new(),
-                problems: Vec::new(),
-            });
+            self.game = Some(next);
             self.process_line(0, line_no, cut);
             return finished;
         }
@@ -326,6 +337,7 @@ impl<R: BufRead> Splitter<R> {
         }
         game.index = self.next_index;
         self.next_index += 1;
+        self.size_hint = (game.bytes.len(), game.tokens.len());
         Some(game)
     }
 }
@@ -540,7 +552,7 @@ fn lex_movetext(
             i += 1;
             continue;
         }
-        if is_bom_at(&game.bytes, i) {
+        if c == 0xef && is_bom_at(&game.bytes, i) {
             i += 3;
             continue;
         }
@@ -613,10 +625,11 @@ fn lex_movetext(
                 i += 1;
             }
             _ => {
-                let mut j = i;
-                while j < end && game.bytes.get(j).is_some_and(|&b| !ends_word(b)) {
-                    j += 1;
-                }
+                let rest = game.bytes.get(i..end).unwrap_or_default();
+                let j = i + rest
+                    .iter()
+                    .position(|&b| ends_word(b))
+                    .unwrap_or(rest.len());
                 // A move number glued to its move (`1.e4`, `12...Nf6`) is split off.
                 let word = game.bytes.get(i..j).unwrap_or_default();
                 let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -643,6 +656,16 @@ fn lex_movetext(
     }
 }
 
+/// A cheap first look that rules out nearly every move before the glyph list is searched:
+/// glyphs are at most 5 bytes, and the letter ones (`N`, `D`) are one byte.
+fn could_be_glyph(word: &[u8]) -> bool {
+    match word {
+        [b'N' | b'D'] => true,
+        [first, ..] if word.len() <= 5 => matches!(first, b'+' | b'-' | b'=' | 0xc2 | 0xe2),
+        _ => false,
+    }
+}
+
 fn classify_word(word: &[u8], digits: usize) -> TokenKind {
     match word {
         b"1-0" | b"0-1" | b"1/2-1/2" => return TokenKind::Result,
@@ -654,7 +677,7 @@ fn classify_word(word: &[u8], digits: usize) -> TokenKind {
     if digits == word.len() {
         return TokenKind::MoveNumber;
     }
-    if GLYPHS.iter().any(|g| g.as_bytes() == word) {
+    if could_be_glyph(word) && GLYPHS.iter().any(|g| g.as_bytes() == word) {
         return TokenKind::Glyph;
     }
     TokenKind::Word

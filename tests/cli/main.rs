@@ -14,6 +14,7 @@ mod convert;
 mod diagnosis;
 mod fen;
 mod hostile;
+mod perf;
 mod perft;
 mod pgn;
 mod stats;

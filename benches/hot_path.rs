@@ -1,0 +1,125 @@
+//! criterion benchmarks of the per-game hot path: splitting (with the token and line
+//! work), the replay with every legal-path check, the bare shakmaty replay it is compared
+//! with, and repetition tracking on its own.
+//!
+//! Input: `testdata/bench/lichess_manwithavan.pgn` (289 real games), or the file named by
+//! `PGNKIT_BENCH_PGN`. Run: `cargo bench --bench hot_path`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    reason = "a benchmark stops loudly on bad input"
+)]
+
+use std::hint::black_box;
+use std::io::Cursor;
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use pgnkit::input::{Limits, RawGame, Splitter, TokenKind};
+use pgnkit::rules::draw::DrawTracker;
+use pgnkit::rules::{ReplayOptions, replay};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Move, Position};
+
+fn input() -> Vec<u8> {
+    let path = std::env::var("PGNKIT_BENCH_PGN").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/bench/lichess_manwithavan.pgn"
+        )
+        .to_string()
+    });
+    std::fs::read(&path).unwrap_or_else(|err| panic!("cannot read {path}: {err}"))
+}
+
+fn split(bytes: &[u8]) -> Vec<RawGame> {
+    let mut splitter = Splitter::new(Cursor::new(bytes), Arc::from("bench"), Limits::default());
+    let mut games = Vec::new();
+    while let Some(game) = splitter.next_game().unwrap() {
+        games.push(game);
+    }
+    games
+}
+
+/// The main-line moves of each game, found the way the replay finds them.
+fn main_lines(games: &[RawGame]) -> Vec<Vec<Move>> {
+    games.iter().map(bare_replay).collect()
+}
+
+/// Parses and plays the main line with shakmaty alone, up to the first bad move.
+fn bare_replay(game: &RawGame) -> Vec<Move> {
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    for text in main_line_words(game) {
+        let Ok(san) = SanPlus::from_ascii(text) else {
+            break;
+        };
+        let Ok(m) = san.san.to_move(&pos) else { break };
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    moves
+}
+
+fn main_line_words(game: &RawGame) -> impl Iterator<Item = &[u8]> {
+    let mut depth = 0u32;
+    game.tokens.iter().filter_map(move |token| {
+        match token.kind {
+            TokenKind::VariationStart => depth += 1,
+            TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+            TokenKind::Word if depth == 0 => return Some(game.token_text(token)),
+            _ => {}
+        }
+        None
+    })
+}
+
+fn benches(c: &mut Criterion) {
+    let bytes = input();
+    let games = split(&bytes);
+    let lines = main_lines(&games);
+    let options = ReplayOptions::default();
+
+    let mut group = c.benchmark_group("hot_path");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("split", |b| b.iter(|| split(black_box(&bytes)).len()));
+    group.bench_function("replay", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .map(|game| replay(black_box(game), &options, &mut ()).plies)
+                .sum::<u32>()
+        })
+    });
+    group.bench_function("bare_replay", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .map(|game| bare_replay(black_box(game)).len())
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("repetition", |b| {
+        b.iter(|| {
+            let mut most = 0;
+            for moves in &lines {
+                let mut pos = Chess::default();
+                let mut draws = DrawTracker::default();
+                draws.start(&pos);
+                for (ply, &m) in (1u32..).zip(moves) {
+                    draws.before_move(&pos, m);
+                    pos.play_unchecked(m);
+                    draws.after_move(ply, &pos, false);
+                }
+                most = most.max(draws.max_repetition);
+            }
+            black_box(most)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(hot_path, benches);
+criterion_main!(hot_path);

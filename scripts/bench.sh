@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# scripts/bench.sh: throughput and memory of pgnkit beside its peers, on one large input.
+#
+# usage: scripts/bench.sh [--size MB] [--runs N] [--only PATTERN] [--no-peers]
+#
+#   --size MB     size of the generated input (default 200; 2048 for the memory figure)
+#   --runs N      timed runs per command after one warm-up run (default 3; the median counts)
+#   --only PAT    run only the rows whose name matches the grep pattern PAT
+#   --no-peers    skip pgn-extract, python-chess and pgn-reader's examples
+#
+# Environment: BENCH_DIR (default ${TMPDIR:-/tmp}/pgnkit-bench) holds the generated
+# inputs, the peers' builds and the raw timings; never point it inside a git tree.
+# PGNKIT_THREADS, when set, is passed as --threads to every pgnkit row ("default" rows).
+#
+# Builds the input with ../shared/bench/make-corpus.sh (or $MAKE_CORPUS), installs the
+# peers when absent (pgn-extract from Debian's packages, python-chess from PyPI), builds
+# pgn-reader's own examples from the crate sources in ~/.cargo/registry, and prints one
+# Markdown table (median seconds, MiB/s, games/s, peak RSS from /usr/bin/time -v)
+# followed by the ratios that issue 6 sets as targets. python-chess runs on a 2 MiB cut
+# of the same input; its throughput is per MiB of that cut.
+# A pgnkit command that is not implemented yet is skipped with a message, not a failure.
+set -euo pipefail
+
+size_mb=200
+runs=3
+only=""
+peers=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --size) size_mb=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --no-peers) peers=0; shift ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bench_dir=${BENCH_DIR:-${TMPDIR:-/tmp}/pgnkit-bench}
+mkdir -p "$bench_dir"
+bench_dir=$(cd "$bench_dir" && pwd)
+case "$bench_dir/" in "$repo"/*) echo "bench.sh: BENCH_DIR must be outside the repository" >&2; exit 2 ;; esac
+make_corpus=${MAKE_CORPUS:-$repo/../shared/bench/make-corpus.sh}
+timings=$bench_dir/timings
+# Ratios compare rows of one run only: earlier timings are dropped.
+rm -rf "$timings"
+mkdir -p "$timings"
+
+say() { echo "bench: $*" >&2; }
+
+# --- inputs -------------------------------------------------------------------------
+input=$bench_dir/bench-$size_mb.pgn
+if [ ! -s "$input" ]; then
+  say "building a $size_mb MiB input with $make_corpus"
+  "$make_corpus" "$input" "$size_mb" > /dev/null
+fi
+bytes=$(stat -c %s "$input")
+games=$(LC_ALL=C grep -a -c '^\[Event ' "$input" || true)
+
+# A 2 MiB sample of the same games for python-chess: every Nth game of the input, so
+# that it holds the same mix (the input starts with short puzzle files).
+cut=$bench_dir/bench-$size_mb-sample2.pgn
+if [ ! -s "$cut" ]; then
+  every=$((bytes / (2 * 1024 * 1024)))
+  [ "$every" -ge 1 ] || every=1
+  LC_ALL=C awk -v every="$every" '/^\[Event /{ n++ } n % every == 1 || every == 1 { print }' "$input" > "$cut"
+fi
+cut_bytes=$(stat -c %s "$cut")
+cut_games=$(LC_ALL=C grep -a -c '^\[Event ' "$cut" || true)
+
+zst=""
+if command -v zstd > /dev/null; then
+  zst=$input.zst
+  [ -s "$zst" ] || zstd -q -T0 -3 -f "$input" -o "$zst"
+else
+  say "zstd not found: the .pgn.zst row is skipped"
+fi
+
+# --- builds -------------------------------------------------------------------------
+say "building pgnkit and the bare loop (release)"
+(cd "$repo" && cargo build --release --quiet --bin pgnkit --example bare_replay)
+pgnkit=$repo/target/release/pgnkit
+bare=$repo/target/release/examples/bare_replay
+
+if [ $peers = 1 ]; then
+  if ! command -v pgn-extract > /dev/null && [ ! -x /usr/games/pgn-extract ]; then
+    say "installing pgn-extract"
+    (apt-get update -qq && apt-get install -y -qq pgn-extract) > /dev/null || say "could not install pgn-extract"
+  fi
+  if ! python3 -c 'import chess' 2> /dev/null; then
+    say "installing python-chess"
+    pip install -q chess > /dev/null 2>&1 || say "could not install python-chess"
+  fi
+  reader_src=$bench_dir/pgn-reader-src
+  if [ ! -d "$reader_src" ]; then
+    crate=$(ls -d "$HOME"/.cargo/registry/src/*/pgn-reader-0.29.* 2> /dev/null | head -n 1 || true)
+    if [ -n "$crate" ]; then cp -r "$crate" "$reader_src"; else say "pgn-reader sources not found in ~/.cargo/registry"; fi
+  fi
+  if [ -d "$reader_src" ]; then
+    say "building pgn-reader's examples (release)"
+    (cd "$reader_src" && cargo build --release --quiet --examples) || say "could not build pgn-reader's examples"
+  fi
+fi
+pgn_extract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
+reader_bin=${reader_src:-/nonexistent}/target/release/examples
+
+# --- python-chess scripts -------------------------------------------------------------
+py_replay=$bench_dir/py_replay.py
+cat > "$py_replay" << 'EOF'
+import sys, chess.pgn
+with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
+    while (game := chess.pgn.read_game(f)) is not None:
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+EOF
+py_stats=$bench_dir/py_stats.py
+cat > "$py_stats" << 'EOF'
+# The figures of pgnkit stats that python-chess can compute: per-ply check, capture,
+# castling, en passant, promotion counts, the claimable threefold and the clock rules.
+import sys, chess.pgn
+with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
+    while (game := chess.pgn.read_game(f)) is not None:
+        board = game.board()
+        counts = [0] * 6
+        threefold = fifty = None
+        for ply, move in enumerate(game.mainline_moves(), 1):
+            counts[0] += board.is_capture(move)
+            counts[1] += board.is_castling(move)
+            counts[2] += board.is_en_passant(move)
+            counts[3] += move.promotion is not None
+            board.push(move)
+            counts[4] += board.is_check()
+            if threefold is None and board.can_claim_threefold_repetition():
+                threefold = ply
+            if fifty is None and board.halfmove_clock >= 100:
+                fifty = ply
+        print(len(board.move_stack), *counts, threefold, fifty, board.fen(), sep=",")
+EOF
+
+# --- measuring ----------------------------------------------------------------------
+# measure NAME INPUT_BYTES INPUT_GAMES CMD...: one warm-up run, then $runs timed runs;
+# records "name median_s mib_s games_s rss_mib cpu_s" in $timings/NAME (cpu_s: median user +
+# system seconds, which another load on the machine disturbs less than the wall clock).
+rows=()
+measure() {
+  local name=$1 in_bytes=$2 in_games=$3
+  shift 3
+  if [ -n "$only" ] && ! echo "$name" | grep -q -- "$only"; then return; fi
+  say "$name: $*"
+  "$@" > /dev/null 2>&1 || true
+  local secs=() cpus=() rss=0 i t m c
+  for ((i = 0; i < runs; i++)); do
+    /usr/bin/time -v -o "$timings/time.txt" "$@" > /dev/null 2> "$timings/stderr.txt" || true
+    t=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$timings/time.txt")
+    m=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$timings/time.txt")
+    c=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$timings/time.txt")
+    secs+=("$t")
+    cpus+=("$c")
+    [ "$m" -gt "$rss" ] && rss=$m
+  done
+  local median cpu
+  median=$(printf '%s\n' "${secs[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  awk -v n="$name" -v s="$median" -v b="$in_bytes" -v g="$in_games" -v r="$rss" -v c="$cpu" 'BEGIN {
+    if (s <= 0) s = 0.001
+    printf "%s %.3f %.4g %.0f %.1f %.2f\n", n, s, b / 1048576 / s, g / s, r / 1024, c }' > "$timings/$name"
+  rows+=("$name")
+}
+
+# pgnkit_runs CMD...: whether this pgnkit command is implemented (a tiny input decides).
+tiny=$bench_dir/tiny.pgn
+printf '[Event "t"]\n[Result "*"]\n\n1. e4 e5 *\n' > "$tiny"
+pgnkit_runs() {
+  local status=0
+  "$pgnkit" "$@" "$tiny" > /dev/null 2> "$timings/probe.txt" || status=$?
+  if [ $status -gt 1 ]; then
+    say "skipped \`pgnkit $*\`: not implemented in this build yet ($(head -n 1 "$timings/probe.txt"))"
+    return 1
+  fi
+}
+
+threads_arg=()
+[ -n "${PGNKIT_THREADS:-}" ] && threads_arg=(--threads "$PGNKIT_THREADS")
+
+# GNU grep stops at the first match when its output is /dev/null: count into a pipe.
+measure grep-event "$bytes" "$games" sh -c 'grep -c "\[Event " "$1" | cat' sh "$input"
+measure bare-replay "$bytes" "$games" "$bare" "${threads_arg[@]}" "$input"
+measure bare-replay-j1 "$bytes" "$games" "$bare" --threads 1 "$input"
+measure pgnkit-validate "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" validate -q "$input"
+measure pgnkit-validate-j1 "$bytes" "$games" "$pgnkit" --threads 1 validate -q "$input"
+measure pgnkit-validate-j2 "$bytes" "$games" "$pgnkit" --threads 2 validate -q "$input"
+[ -n "$zst" ] && measure pgnkit-validate-zst "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" validate -q "$zst"
+if pgnkit_runs stats; then
+  measure pgnkit-stats "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" stats -q "$input"
+fi
+if pgnkit_runs fen --every-ply; then
+  measure pgnkit-fen-every-ply "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" fen -q --every-ply "$input"
+fi
+if [ $peers = 1 ]; then
+  if [ -x "$reader_bin/stats" ]; then
+    measure pgn-reader-stats "$bytes" "$games" "$reader_bin/stats" "$input"
+    measure pgn-reader-validate "$bytes" "$games" "$reader_bin/validate" "$input"
+    measure pgn-reader-parallel-validate "$bytes" "$games" "$reader_bin/parallel_validate" "$input"
+  fi
+  if [ -x "$pgn_extract" ]; then
+    measure pgn-extract-r "$bytes" "$games" "$pgn_extract" -s -r "$input"
+    measure pgn-extract-repetition "$bytes" "$games" "$pgn_extract" -s --repetition -o /dev/null "$input"
+    measure pgn-extract-wepd "$bytes" "$games" "$pgn_extract" -s -Wepd -o /dev/null "$input"
+  fi
+  if python3 -c 'import chess' 2> /dev/null; then
+    measure python-chess-replay "$cut_bytes" "$cut_games" python3 "$py_replay" "$cut"
+    measure python-chess-stats "$cut_bytes" "$cut_games" python3 "$py_stats" "$cut"
+  fi
+fi
+
+# --- report -------------------------------------------------------------------------
+field() { [ -s "$timings/$1" ] && awk -v k="$2" '{ print $k }' "$timings/$1" || echo ""; }
+ratio() { # ratio NAME_A NAME_B: MiB/s of A over MiB/s of B
+  local a b
+  a=$(field "$1" 3); b=$(field "$2" 3)
+  if [ -n "$a" ] && [ -n "$b" ]; then awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'; else echo "n/a"; fi
+}
+target() { # target LABEL NAME_A NAME_B MIN
+  local r
+  r=$(ratio "$2" "$3")
+  local verdict="not measured"
+  [ "$r" != n/a ] && verdict=$(awk -v r="$r" -v m="$4" 'BEGIN { print (r >= m) ? "met" : "MISSED" }')
+  [ "$r" != n/a ] && r="${r}x"
+  echo "| $1 | $r | ${4}x | $verdict |"
+}
+
+echo
+echo "Input: $input ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB, $games games); python-chess on a $(awk -v b="$cut_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB cut ($cut_games games)."
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg), median of $runs runs after a warm-up."
+echo
+echo "| command | median s | MiB/s | games/s | peak RSS MiB | CPU s |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+for name in "${rows[@]}"; do
+  read -r n s mib gps rss cpu < "$timings/$name"
+  echo "| $n | $s | $mib | $gps | $rss | $cpu |"
+done
+echo
+echo "| target | measured | wanted | verdict |"
+echo "| --- | ---: | ---: | --- |"
+target "bare-replay vs pgn-reader parallel_validate" bare-replay pgn-reader-parallel-validate 0.9
+target "validate vs bare-replay" pgnkit-validate bare-replay 0.85
+target "validate vs pgn-extract -s -r" pgnkit-validate pgn-extract-r 10
+target "validate vs python-chess replay" pgnkit-validate python-chess-replay 250
+target "stats vs bare-replay" pgnkit-stats bare-replay 0.7
+target "stats vs pgn-extract --repetition" pgnkit-stats pgn-extract-repetition 9
+target "stats vs python-chess stats" pgnkit-stats python-chess-stats 1000
+target "fen --every-ply vs pgn-extract -Wepd" pgnkit-fen-every-ply pgn-extract-wepd 5
+target "validate --threads 2 vs --threads 1" pgnkit-validate-j2 pgnkit-validate-j1 1.8
+target ".pgn.zst vs plain" pgnkit-validate-zst pgnkit-validate 0.75
+cpu_a=$(field bare-replay 6); cpu_b=$(field pgnkit-validate 6)
+if [ -n "$cpu_a" ] && [ -n "$cpu_b" ]; then
+  echo "| validate vs bare-replay, by CPU seconds (less load-sensitive) | $(awk -v a="$cpu_a" -v b="$cpu_b" 'BEGIN { printf "%.2fx", a / b }') | 0.85x | (indicative) |"
+fi
+rss=$(field pgnkit-validate 5)
+[ -n "$rss" ] && echo "| validate peak RSS | ${rss} MiB | < 64 MiB | $(awk -v r="$rss" 'BEGIN { print (r < 64) ? "met" : "MISSED" }') |"
