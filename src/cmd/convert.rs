@@ -109,11 +109,10 @@ fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converte
             // The Result tag always agrees with the marker written (R of SPEC.md).
             let pairs: Vec<(String, String)> = report
                 .tags
-                .pairs
                 .iter()
-                .map(|(name, value)| match name.as_str() {
-                    "Result" => (name.clone(), result.to_string()),
-                    _ => (name.clone(), value.clone()),
+                .map(|(name, value)| match name {
+                    "Result" => (name.to_string(), result.to_string()),
+                    _ => (name.to_string(), value.to_string()),
                 })
                 .collect();
             let tags = ordered_tags(&pairs, result);

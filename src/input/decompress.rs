@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Source;
 
-const BUFFER_SIZE: usize = 256 * 1024;
+const BUFFER_SIZE: usize = 64 * 1024;
 
 /// Opens the source and wraps it in the decoder its first bytes call for; `counter` adds
 /// up the bytes read from the source itself (compressed), for the progress bar.

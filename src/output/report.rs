@@ -103,7 +103,11 @@ impl ReportBuilder {
                     file: report.file.to_string(),
                     game: report.index,
                     line: report.line,
-                    tags: report.tags.pairs.clone(),
+                    tags: report
+                        .tags
+                        .iter()
+                        .map(|(name, value)| (name.to_string(), value.to_string()))
+                        .collect(),
                     finding: finding.clone(),
                 });
             } else {

@@ -3,9 +3,14 @@
 //! exists), the fifty and seventy-five move rules, and perpetual check.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+/// Up to this many positions since the last irreversible move, repetitions are counted by
+/// a scan; beyond it, by a map.
+const SCAN_LIMIT: usize = 64;
 
 /// The position identity used for repetition.
 pub fn position_key(pos: &Chess) -> u64 {
@@ -40,7 +45,7 @@ pub struct DrawTracker {
     pending: Pending,
     /// How often each position of `stretch` occurred: a lookup instead of a scan, so a
     /// 100,000-move shuffle without pawn moves stays linear.
-    occurrences: HashMap<u64, u32>,
+    occurrences: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     /// How often the position just reached has occurred.
     pub current_count: u32,
     pub max_repetition: u32,
@@ -62,7 +67,6 @@ impl DrawTracker {
         self.last_key = key;
         self.pending = Pending::default();
         self.occurrences.clear();
-        self.occurrences.insert(key, 1);
         self.current_count = 1;
         self.max_repetition = 1;
         self.check_clock(0, pos);
@@ -86,14 +90,13 @@ impl DrawTracker {
         let Pending { irreversible, key } = std::mem::take(&mut self.pending);
         if irreversible {
             self.stretch.clear();
-            self.occurrences.clear();
+            if !self.occurrences.is_empty() {
+                self.occurrences.clear();
+            }
         }
         let key = key.unwrap_or_else(|| position_key(after));
         self.last_key = key;
-        // The key includes the side to move, so only positions with the same mover count.
-        let occurred = self.occurrences.entry(key).or_insert(0);
-        *occurred += 1;
-        let count = *occurred;
+        let count = self.count_with(key);
         self.stretch.push(Seen {
             key,
             by_check: gave_check,
@@ -107,6 +110,32 @@ impl DrawTracker {
             self.fivefold_ply = Some(ply);
         }
         self.check_clock(ply, after);
+    }
+
+    /// How often `key` has occurred once it is added. A short stretch (the usual case: a
+    /// pawn move or capture comes every few moves) is scanned; a long one is counted in a
+    /// map, so a 100,000-move shuffle stays linear.
+    fn count_with(&mut self, key: u64) -> u32 {
+        if self.stretch.len() < SCAN_LIMIT {
+            // Positions alternate sides to move, so only every second entry can match.
+            let earlier = self
+                .stretch
+                .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .filter(|seen| seen.key == key)
+                .count();
+            return 1 + u32::try_from(earlier).unwrap_or(u32::MAX);
+        }
+        if self.occurrences.is_empty() {
+            for seen in &self.stretch {
+                *self.occurrences.entry(seen.key).or_insert(0) += 1;
+            }
+        }
+        let occurred = self.occurrences.entry(key).or_insert(0);
+        *occurred += 1;
+        *occurred
     }
 
     fn check_clock(&mut self, ply: u32, pos: &Chess) {
@@ -189,5 +218,27 @@ mod tests {
             tracker.after_move(i as u32 + 1, &pos, pos.is_check());
             assert_eq!(tracker.last_key, position_key(&pos), "after {text}");
         }
+    }
+}
+
+/// The keys are Zobrist hashes, already uniformly spread: hashing them again (SipHash) per
+/// ply cost more than the lookup itself.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u64 keys are hashed here; fold anything else in for completeness.
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
     }
 }

@@ -15,9 +15,8 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
     let mut found = Vec::new();
     // One pass: which roster tags are present, duplicates, malformed values.
     let mut present = [false; ROSTER.len()];
-    for (index, (name, value)) in tags.pairs.iter().enumerate() {
+    for (index, (name, value)) in tags.iter().enumerate() {
         let earlier = tags
-            .pairs
             .iter()
             .take(index)
             .filter(|(earlier, _)| same_name(earlier, name))
