@@ -71,22 +71,71 @@ enum Want {
     Ply(u32),
 }
 
-/// Collects the FENs a game contributes, as the replay reaches each position.
+/// Collects the FENs a game contributes, as the replay reaches each position. All text
+/// goes into one buffer per game, so a ply costs no allocation.
 struct FenCollector {
     style: FenStyle,
     want: Want,
-    /// (ply, san as written, fen)
-    rows: Vec<(u32, String, String)>,
-    last: Option<(u32, String, Chess)>,
+    /// The SANs and FENs, back to back.
+    text: String,
+    /// (ply, san span, fen span) in `text`.
+    rows: Vec<(u32, (usize, usize), (usize, usize))>,
+    /// The last ply reached and its SAN span (for the final position).
+    last: Option<(u32, (usize, usize))>,
+}
+
+impl FenCollector {
+    fn new(style: FenStyle, want: Want) -> FenCollector {
+        FenCollector {
+            style,
+            want,
+            text: String::new(),
+            rows: Vec::new(),
+            last: None,
+        }
+    }
+
+    fn push_san(&mut self, san: &[u8]) -> (usize, usize) {
+        let start = self.text.len();
+        self.text.push_str(&String::from_utf8_lossy(san));
+        (start, self.text.len())
+    }
+
+    fn push_row(&mut self, ply: u32, san: (usize, usize), pos: &Chess) {
+        let start = self.text.len();
+        self.style.write_into(pos, &mut self.text);
+        self.rows.push((ply, san, (start, self.text.len())));
+    }
+
+    /// The rows as (ply, san, fen).
+    fn rows(&self) -> impl Iterator<Item = (u32, &str, &str)> {
+        self.rows.iter().map(|&(ply, san, fen)| {
+            (
+                ply,
+                self.text.get(san.0..san.1).unwrap_or_default(),
+                self.text.get(fen.0..fen.1).unwrap_or_default(),
+            )
+        })
+    }
 }
 
 impl PlyVisitor for FenCollector {
     fn position(&mut self, ply: u32, san: &[u8], pos: &Chess) {
-        let san = String::from_utf8_lossy(san).into_owned();
         match self.want {
-            Want::Final => self.last = Some((ply, san, pos.clone())),
-            Want::Every => self.rows.push((ply, san, self.style.write(pos))),
-            Want::Ply(n) if n == ply => self.rows.push((ply, san, self.style.write(pos))),
+            Want::Final => {
+                // Only the last SAN is kept; the final position comes from the report.
+                self.text.clear();
+                let span = self.push_san(san);
+                self.last = Some((ply, span));
+            }
+            Want::Every => {
+                let span = self.push_san(san);
+                self.push_row(ply, span, pos);
+            }
+            Want::Ply(n) if n == ply => {
+                let span = self.push_san(san);
+                self.push_row(ply, span, pos);
+            }
             Want::Ply(_) => {}
         }
     }
@@ -132,37 +181,33 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let totals = pipeline.run(
         &sources,
         |raw| {
-            let mut collector = FenCollector {
-                style,
-                want,
-                rows: Vec::new(),
-                last: None,
-            };
+            let mut collector = FenCollector::new(style, want);
             let report = replay(raw, &options, &mut collector);
-            if let Some((ply, san, pos)) = collector.last.take() {
-                collector.rows.push((ply, san, style.write(&pos)));
+            if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
+                collector.push_row(ply, san, pos);
             }
-            (report, collector.rows)
+            (report, collector)
         },
         |raw, (report, rows)| {
             errors.report(&report)?;
             match &mut sink {
                 Sink::Csv(csv, written) => {
-                    for (ply, san, fen) in &rows {
+                    for (ply, san, fen) in rows.rows() {
                         *written += 1;
                         csv.serialize(CsvRow {
                             file: &raw.file,
                             game: raw.index,
                             line: raw.line,
-                            ply: *ply,
+                            ply,
                             san,
                             fen,
                         })?;
                     }
                 }
                 Sink::Text(output) => {
-                    for (_, _, fen) in &rows {
-                        writeln!(output, "{fen}")?;
+                    for (_, _, fen) in rows.rows() {
+                        output.write_all(fen.as_bytes())?;
+                        output.write_all(b"\n")?;
                     }
                 }
             }

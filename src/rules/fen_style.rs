@@ -44,6 +44,14 @@ pub struct FenStyle {
 }
 
 impl FenStyle {
+    /// Appends the FEN of `pos` to `out` (no allocation in the usual X-FEN case).
+    pub fn write_into(&self, pos: &Chess, out: &mut String) {
+        match self.castling {
+            CastlingLetters::Xfen => Fen::from_position(pos, self.ep.mode()).append_to_string(out),
+            CastlingLetters::Shredder => out.push_str(&self.write(pos)),
+        }
+    }
+
     pub fn write(&self, pos: &Chess) -> String {
         let fen = Fen::from_position(pos, self.ep.mode()).to_string();
         match self.castling {
