@@ -71,6 +71,9 @@ enum Want {
     Ply(u32),
 }
 
+/// A byte range of `FenCollector::text`.
+type Span = (usize, usize);
+
 /// Collects the FENs a game contributes, as the replay reaches each position. All text
 /// goes into one buffer per game, so a ply costs no allocation.
 struct FenCollector {
@@ -79,9 +82,9 @@ struct FenCollector {
     /// The SANs and FENs, back to back.
     text: String,
     /// (ply, san span, fen span) in `text`.
-    rows: Vec<(u32, (usize, usize), (usize, usize))>,
+    rows: Vec<(u32, Span, Span)>,
     /// The last ply reached and its SAN span (for the final position).
-    last: Option<(u32, (usize, usize))>,
+    last: Option<(u32, Span)>,
 }
 
 impl FenCollector {
@@ -95,13 +98,13 @@ impl FenCollector {
         }
     }
 
-    fn push_san(&mut self, san: &[u8]) -> (usize, usize) {
+    fn push_san(&mut self, san: &[u8]) -> Span {
         let start = self.text.len();
         self.text.push_str(&String::from_utf8_lossy(san));
         (start, self.text.len())
     }
 
-    fn push_row(&mut self, ply: u32, san: (usize, usize), pos: &Chess) {
+    fn push_row(&mut self, ply: u32, san: Span, pos: &Chess) {
         let start = self.text.len();
         self.style.write_into(pos, &mut self.text);
         self.rows.push((ply, san, (start, self.text.len())));
