@@ -19,6 +19,7 @@ make_corpus=../shared/bench/make-corpus.sh
 [ -x /usr/bin/time ] || { echo "memory.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 work=${WORK:-$(mktemp -d)}
 [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"
 
 status=0
 measure() { # measure LABEL FILE
