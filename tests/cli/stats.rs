@@ -537,13 +537,9 @@ fn summary_counts_the_fixtures() {
 #[test]
 fn merged_shards_and_files_equal_one_run() {
     let dir = tempfile::tempdir().unwrap();
-    // The corpus's rule games (when the shared corpus is beside the project) and the
-    // fixtures here: shards then cross file and folder boundaries.
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/rules");
-    let mut folders = vec![testdata("stats")];
-    if corpus.is_dir() {
-        folders.insert(0, corpus);
-    }
+    // Real games (the sample) and the rule fixtures: shards then cross file and folder
+    // boundaries.
+    let folders = vec![testdata("sample"), testdata("stats")];
     let inputs: Vec<&Path> = folders.iter().map(PathBuf::as_path).collect();
     let whole = summary_of(&inputs, &[], dir.path(), "whole.csv");
     assert!(whole.contains("games,games,"), "{whole}");
