@@ -85,8 +85,9 @@ pub struct GlobalArgs {
     )]
     pub color: ColorChoice,
 
-    /// Threads in all (default: all cores). `--threads 1` runs the whole pipeline on one
-    /// thread. Output never depends on it.
+    /// Worker threads that replay games (default: all cores); one more thread reads and
+    /// splits the input. `--threads 1` runs the whole pipeline on one thread. Output never
+    /// depends on it.
     #[arg(
         short = 'j',
         long,

@@ -270,8 +270,8 @@ impl<R: BufRead> Splitter<R> {
             }
             b.overflow = true;
             let detail = format!(
-                "the game is longer than {} bytes",
-                self.limits.max_game_bytes
+                "the game is longer than {} MiB",
+                self.limits.max_game_bytes / (1024 * 1024)
             );
             push_limit(&mut b.limit_hit, game, line_offset, detail);
         }

@@ -281,8 +281,9 @@ fn plausibility(setup: &Setup, castling_field: &str) -> Vec<Defect> {
         out.push(Defect::warning(
             "fen.implausible-clock",
             format!(
-                "halfmove clock {} but only {plies_played} plies can have been played by move {} with {} to move",
+                "halfmove clock {} but only {plies_played} {} can have been played by move {} with {} to move",
                 setup.halfmoves,
+                if plies_played == 1 { "ply" } else { "plies" },
                 setup.fullmoves,
                 color_name(setup.turn)
             ),

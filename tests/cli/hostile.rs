@@ -319,7 +319,7 @@ fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
         let run = validate_path(&path);
         // 1. e4 before the comment is kept, the moves after the limit are not.
         run.assert_counts(1, 2, 3);
-        run.assert_only("input.limit-exceeded", 1, 0, "8388608 bytes");
+        run.assert_only("input.limit-exceeded", 1, 0, "longer than 8 MiB");
     }
 }
 
