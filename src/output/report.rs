@@ -2,7 +2,7 @@
 //! script, no network) with the run's summary as tables and bar charts, and a board for
 //! each error finding, the move attempted drawn as an arrow.
 
-use std::collections::BTreeMap;
+use crate::stats::Summary;
 use std::fmt::Write as _;
 
 use crate::output::board::{escape_html, svg_board};
@@ -22,20 +22,13 @@ struct ErrorBoard {
     finding: Finding,
 }
 
-/// The figures of a run, gathered game by game in input order. The summary sections are
-/// those of `stats --summary-output` (games, result, status, termination, finding,
-/// draw_rule) so the two can be compared.
+/// The figures of a run, gathered game by game in input order: the same `Summary` that
+/// `stats --summary-output` writes, so the page and the CSV always agree.
 #[derive(Debug, Default)]
 pub struct ReportBuilder {
     limit: usize,
-    games: u64,
-    plies: u64,
+    summary: Summary,
     games_with_errors: u64,
-    results: BTreeMap<String, u64>,
-    statuses: BTreeMap<Status, u64>,
-    terminations: BTreeMap<Termination, u64>,
-    draw_rules: BTreeMap<&'static str, u64>,
-    findings: BTreeMap<Code, u64>,
     boards: Vec<ErrorBoard>,
     /// Error findings beyond the limit of boards.
     boards_left_out: u64,
@@ -73,27 +66,9 @@ impl ReportBuilder {
 
     /// Counts one game and keeps its error findings for boards while there is room.
     pub fn add(&mut self, report: &GameReport) {
-        self.games += 1;
-        self.plies += u64::from(report.plies);
-        *self.results.entry(report.result.clone()).or_default() += 1;
-        *self.statuses.entry(report.status).or_default() += 1;
-        *self.terminations.entry(report.termination).or_default() += 1;
-        let draws = &report.draws;
-        let held = [
-            draws.threefold_ply.is_some(),
-            draws.fivefold_ply.is_some(),
-            draws.fifty_move_ply.is_some(),
-            draws.seventy_five_move_ply.is_some(),
-            report.perpetual_check,
-        ];
-        for (rule, held) in DRAW_RULES.into_iter().zip(held) {
-            if held {
-                *self.draw_rules.entry(rule).or_default() += 1;
-            }
-        }
+        self.summary.add_game(report);
         let mut has_error = false;
         for finding in &report.findings {
-            *self.findings.entry(finding.code).or_default() += 1;
             if finding.severity() != Severity::Error {
                 continue;
             }
@@ -152,17 +127,46 @@ impl ReportBuilder {
         html
     }
 
+    /// One row per key, in the order given, with its count in `section`.
+    fn rows_of<K>(
+        &self,
+        keys: &[K],
+        section: &str,
+        name: impl Fn(&K) -> (&'static str, &'static str),
+    ) -> Vec<(String, u64, &'static str)> {
+        keys.iter()
+            .map(|key| {
+                let (label, class) = name(key);
+                (label.to_string(), self.summary.get(section, label), class)
+            })
+            .collect()
+    }
+
+    fn games(&self) -> u64 {
+        self.summary.get("games", "games")
+    }
+
+    /// Each code found, with its count, in `Code` order.
+    fn findings(&self) -> Vec<(Code, u64)> {
+        Code::ALL
+            .iter()
+            .map(|&code| (code, self.summary.get("finding", code.as_str())))
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+
     fn render_cards(&self, html: &mut String) {
+        let findings = self.findings();
         let count = |severity: Severity| -> u64 {
-            self.findings
+            findings
                 .iter()
                 .filter(|(code, _)| code.severity() == severity)
                 .map(|(_, n)| n)
                 .sum()
         };
         let cards = [
-            ("games", self.games, ""),
-            ("plies", self.plies, ""),
+            ("games", self.games(), ""),
+            ("plies", self.summary.get("moves", "plies"), ""),
             ("games with an error", self.games_with_errors, "error"),
             ("errors", count(Severity::Error), "error"),
             ("warnings", count(Severity::Warning), "warning"),
@@ -182,22 +186,12 @@ impl ReportBuilder {
     fn render_results(&self, html: &mut String) {
         let mut rows: Vec<(String, u64, &str)> = RESULTS
             .iter()
-            .map(|r| {
-                (
-                    (*r).to_string(),
-                    self.results.get(*r).copied().unwrap_or(0),
-                    "",
-                )
-            })
+            .map(|r| ((*r).to_string(), self.summary.get("result", r), ""))
             .collect();
-        for (result, n) in &self.results {
-            if !RESULTS.contains(&result.as_str()) {
-                let label = if result.is_empty() {
-                    "(none)".to_string()
-                } else {
-                    result.clone()
-                };
-                rows.push((label, *n, ""));
+        for (_, result, n) in self.summary.rows().filter(|(s, _, _)| *s == "result") {
+            if !RESULTS.contains(&result) {
+                let label = if result.is_empty() { "(none)" } else { result };
+                rows.push((label.to_string(), n, ""));
             }
         }
         panel(
@@ -205,50 +199,50 @@ impl ReportBuilder {
             "Results",
             "the result recorded (R)",
             &rows,
-            self.games,
+            self.games(),
         );
     }
 
     fn render_terminations(&self, html: &mut String) {
-        let rows = rows_of(&Termination::ALL, &self.terminations, |t| (t.as_str(), ""));
+        let rows = self.rows_of(&Termination::ALL, "termination", |t| (t.as_str(), ""));
         panel(
             html,
             "Terminations",
             "what the final position shows",
             &rows,
-            self.games,
+            self.games(),
         );
     }
 
     fn render_statuses(&self, html: &mut String) {
-        let rows = rows_of(&Status::ALL, &self.statuses, |s| {
+        let rows = self.rows_of(&Status::ALL, "status", |s| {
             (s.as_str(), if *s == Status::Ok { "" } else { "error" })
         });
-        panel(html, "Replay", "how far each game got", &rows, self.games);
+        panel(html, "Replay", "how far each game got", &rows, self.games());
     }
 
     fn render_draw_rules(&self, html: &mut String) {
-        let rows = rows_of(&DRAW_RULES, &self.draw_rules, |rule| (rule, ""));
+        let rows = self.rows_of(&DRAW_RULES, "draw_rule", |rule| (rule, ""));
         panel(
             html,
             "Draw rules",
             "games in which each rule held at some ply",
             &rows,
-            self.games,
+            self.games(),
         );
     }
 
     fn render_findings(&self, html: &mut String) {
-        let mut codes: Vec<(&Code, &u64)> = self.findings.iter().collect();
+        let mut codes = self.findings();
         codes.sort_by(|a, b| {
             b.0.severity()
                 .cmp(&a.0.severity())
-                .then(b.1.cmp(a.1))
-                .then(a.0.cmp(b.0))
+                .then(b.1.cmp(&a.1))
+                .then(a.0.cmp(&b.0))
         });
         let rows: Vec<(String, u64, &str)> = codes
             .iter()
-            .map(|(code, n)| (code.as_str().to_string(), **n, code.severity().as_str()))
+            .map(|(code, n)| (code.as_str().to_string(), *n, code.severity().as_str()))
             .collect();
         html.push_str("<section class=\"panel wide\"><h2>Findings by code</h2>");
         if rows.is_empty() {
@@ -268,8 +262,8 @@ impl ReportBuilder {
             let _ = write!(
                 html,
                 "<tr><td><code>{code}</code></td><td><span class=\"sev {severity}\">{severity}</span></td><td class=\"num\">{}</td><td>{}</td></tr>",
-                thousands(*n),
-                escape_html(explanation(*code))
+                thousands(n),
+                escape_html(explanation(code))
             );
         }
         html.push_str("</tbody></table></section>\n");
@@ -364,25 +358,6 @@ fn render_board(html: &mut String, board: &ErrorBoard) {
         );
     }
     html.push_str("</div></article>\n");
-}
-
-/// The chart rows of a section: every key in the order given, with its count (0 when
-/// absent) and the class of its bar.
-fn rows_of<K: Ord>(
-    keys: &[K],
-    counts: &BTreeMap<K, u64>,
-    name: impl Fn(&K) -> (&'static str, &'static str),
-) -> Vec<(String, u64, &'static str)> {
-    keys.iter()
-        .map(|key| {
-            let (label, class) = name(key);
-            (
-                label.to_string(),
-                counts.get(key).copied().unwrap_or(0),
-                class,
-            )
-        })
-        .collect()
 }
 
 /// A panel: heading, chart and table of one summary section.
