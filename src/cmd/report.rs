@@ -9,7 +9,7 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::{Severity, replay};
+use crate::rules::replay;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
@@ -60,14 +60,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &sources,
         |raw| replay(raw, &options, &mut ()),
         |_raw, report| {
-            figures.plies += u64::from(report.plies);
-            for finding in &report.findings {
-                match finding.severity() {
-                    Severity::Error => figures.errors += 1,
-                    Severity::Warning => figures.warnings += 1,
-                    Severity::Info => {}
-                }
-            }
+            figures.add_game(&report);
             builder.add(&report);
             Ok(())
         },

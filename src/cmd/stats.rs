@@ -11,7 +11,7 @@ use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::{Severity, replay};
+use crate::rules::replay;
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -85,14 +85,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         |_raw, report| {
             writer.serialize(StatsRow::new(&report))?;
             summary.add_game(&report);
-            figures.plies += u64::from(report.plies);
-            for finding in &report.findings {
-                match finding.severity() {
-                    Severity::Error => figures.errors += 1,
-                    Severity::Warning => figures.warnings += 1,
-                    Severity::Info => {}
-                }
-            }
+            figures.add_game(&report);
             Ok(())
         },
     )?;

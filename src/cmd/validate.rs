@@ -142,11 +142,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 if !level.shows(severity) {
                     continue;
                 }
-                match severity {
-                    Severity::Error => figures.errors += 1,
-                    Severity::Warning => figures.warnings += 1,
-                    Severity::Info => {}
-                }
+                figures.count_finding(severity);
                 writer.write(&report, finding)?;
             }
             Ok(())
