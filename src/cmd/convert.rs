@@ -142,9 +142,11 @@ fn movetext_of(
             _ if dropped > 0 => {}
             Step::VariationStart => movetext.start_variation(),
             Step::VariationEnd => movetext.end_variation(),
-            Step::Move { before, m } => {
+            Step::Move { before, m, .. } => {
                 movetext.push_move(&before, move_text(&before, m, args.moves))
             }
+            // `--` in every style: `0000` would read back as a move number.
+            Step::Pass { before, .. } => movetext.push_move(&before, "--".to_string()),
             Step::Comment(token) if !args.no_comments => {
                 let text = options.decoder.decode(raw.token_text(&token));
                 movetext.push_comment(comment_body(&text));
@@ -161,6 +163,7 @@ fn movetext_of(
                 code,
                 message,
                 main_line,
+                ..
             } => {
                 let rest = if main_line {
                     "the game"

@@ -1,8 +1,10 @@
 //! The whole movetext of a game, variations included, replayed: each variation from the
 //! position before the move it replaces. A line stops at its first illegal move, which
-//! is named with the same code and message `validate` gives.
+//! is named with the same code and message `validate` gives. `convert` writes these steps
+//! out; `validate --variations` turns the variations' steps into findings.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::finding::Code;
 use super::history::History;
@@ -12,10 +14,20 @@ use crate::input::{RawGame, Token, TokenKind};
 /// One step of the movetext, in input order.
 #[derive(Debug, Clone)]
 pub enum Step {
-    /// A legal move and the position it is played from.
+    /// A legal move, the position it is played from, its 1-based ply from the game's
+    /// start, its token, and why its notation is not standard SAN (when it is not).
     Move {
         before: Chess,
         m: Move,
+        ply: u32,
+        token: usize,
+        why: Option<String>,
+    },
+    /// A null move (`--`, `Z0`) inside a variation: analysis passes the turn ("what if it
+    /// were the other side's move"), allowed unless the side to move is in check.
+    Pass {
+        before: Chess,
+        token: usize,
     },
     Comment(Token),
     /// `$N`, `!`, `?!` ...
@@ -24,12 +36,15 @@ pub enum Step {
     Glyph(Token),
     VariationStart,
     VariationEnd,
-    /// The move that ends a line: what was written and why it cannot be played.
+    /// The move that ends a line: what was written, why it cannot be played, where.
     Illegal {
         text: String,
         code: Code,
         message: String,
         main_line: bool,
+        before: Chess,
+        ply: u32,
+        token: usize,
     },
 }
 
@@ -91,6 +106,10 @@ pub fn walk(raw: &RawGame, start: &Chess, options: &ReplayOptions) -> Vec<Step> 
         }
         match token.kind {
             TokenKind::Word => {
+                if !main_line && let Some(step) = pass_in_analysis(raw, index, line) {
+                    steps.push(step);
+                    continue;
+                }
                 let (step, extra) = play(raw, index, line, main_line, options);
                 taken_in = extra;
                 steps.push(step);
@@ -147,25 +166,73 @@ fn play(
         .unwrap_or_default();
     let (read, extra) = read_move(&line.pos, &line.history, raw, index, options);
     let step = match read {
-        Read::Move { m, .. } => {
+        Read::Move { m, why, .. } => {
             let before = line.pos.clone();
             line.before_last = Some((before.clone(), line.history.clone()));
             let ply = line.plies + 1;
             let span = raw.tokens.get(index).map_or((0, 0), |t| (t.start, t.end));
             line.history.record(&line.pos, m, ply, span);
             line.pos.play_unchecked(m);
+            line.history.cross_check(&line.pos);
             line.plies = ply;
-            Step::Move { before, m }
+            Step::Move {
+                before,
+                m,
+                ply,
+                token: index,
+                why,
+            }
         }
         Read::Fail { code, message } => {
             line.broken = true;
+            let message = if !main_line && matches!(San::from_ascii(text.as_bytes()), Ok(San::Null))
+            {
+                // A null move in a variation fails only out of check.
+                "a null move (`--`, `Z0`) passes the turn in analysis, but not out of check"
+                    .to_string()
+            } else {
+                message
+            };
             Step::Illegal {
                 text,
                 code,
                 message,
                 main_line,
+                before: line.pos.clone(),
+                ply: line.plies + 1,
+                token: index,
             }
         }
     };
     (step, extra)
+}
+
+/// A null move in a variation passes the turn, unless the side to move is in check.
+fn pass_in_analysis(raw: &RawGame, index: usize, line: &mut Line) -> Option<Step> {
+    let text = raw.tokens.get(index).map(|t| raw.token_text(t))?;
+    if !matches!(San::from_ascii(text), Ok(San::Null)) || line.pos.is_check() {
+        return None;
+    }
+    let passed = passed_turn(&line.pos)?;
+    let before = std::mem::replace(&mut line.pos, passed);
+    line.before_last = Some((before.clone(), line.history.clone()));
+    line.plies += 1;
+    Some(Step::Pass {
+        before,
+        token: index,
+    })
+}
+
+/// The position with the other side to move, the clocks advanced as after a move (a
+/// null move by Black completes a move number).
+fn passed_turn(pos: &Chess) -> Option<Chess> {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn.is_white() {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    let mode = CastlingMode::detect(&setup);
+    setup.position(mode).ok()
 }

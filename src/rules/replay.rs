@@ -213,10 +213,7 @@ impl Replay<'_> {
         visitor.position(0, b"", &self.pos);
 
         // Variations start from positions of the main line: replayed again only when asked.
-        let start = self
-            .options
-            .variations
-            .then(|| (self.pos.clone(), self.history.clone()));
+        let start = self.options.variations.then(|| self.pos.clone());
         let mut depth = 0u32;
         let mut stopped = false;
         let mut i = 0;
@@ -235,8 +232,8 @@ impl Replay<'_> {
             }
             i += 1;
         }
-        if let Some((start, start_history)) = start {
-            let found = variations::check(raw, &start, &start_history, self.options);
+        if let Some(start) = start {
+            let found = variations::check(raw, &start, self.options);
             self.report.findings.extend(found);
         }
         if stopped || self.has_problem(InputProblemKind::LimitExceeded) {

@@ -188,3 +188,16 @@ fn annotated_torture_test() {
          } 2... d6) 3. Bc4 $13 *"
     );
 }
+
+#[test]
+fn null_move_in_a_variation_passes_the_turn_as_validate_reads_it() {
+    // The same walker serves `validate --variations`, which accepts this null move.
+    let (code, stdout, stderr) = convert("1. e4 e5 (1... -- 2. d4) 2. Nf3 *\n", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        format!("{EMPTY_ROSTER}1. e4 e5 (1... -- 2. d4) 2. Nf3 *\n\n")
+    );
+    let (code, out, _) = run(&["validate", "--variations", "-q"], &stdout);
+    assert_eq!((code, out.as_str()), (0, ""));
+}
