@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
 
 /// Up to this many positions since the last irreversible move, repetitions are counted by
 /// a scan; beyond it, by a map.
@@ -16,6 +16,67 @@ const SCAN_LIMIT: usize = 64;
 pub fn position_key(pos: &Chess) -> u64 {
     let hash: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
     hash.0
+}
+
+/// The key's part for castling rights (as `zobrist_hash` counts them).
+fn castling_key(pos: &Chess) -> u64 {
+    let castles = pos.castles();
+    let mut key = 0;
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castles.has(color, side) {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    key
+}
+
+/// The key's part for an en passant square.
+fn en_passant_key(square: Option<Square>) -> u64 {
+    square.map_or(0, |sq| Zobrist64::zobrist_for_en_passant_file(sq.file()).0)
+}
+
+fn piece_key(square: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(square, piece).0
+}
+
+/// What a move changes in the key apart from castling rights and the en passant square:
+/// the side to move and the pieces that move, arrive or are captured.
+fn move_key(m: Move, turn: Color) -> Option<u64> {
+    let mut key = Zobrist64::zobrist_for_white_turn().0;
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            key ^= piece_key(from, role.of(turn));
+            key ^= piece_key(to, promotion.unwrap_or(role).of(turn));
+            if let Some(captured) = capture {
+                key ^= piece_key(to, captured.of(!turn));
+            }
+        }
+        Move::EnPassant { from, to } => {
+            key ^= piece_key(from, Role::Pawn.of(turn));
+            key ^= piece_key(to, Role::Pawn.of(turn));
+            key ^= piece_key(
+                Square::from_coords(to.file(), from.rank()),
+                Role::Pawn.of(!turn),
+            );
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            key ^= piece_key(king, Role::King.of(turn));
+            key ^= piece_key(rook, Role::Rook.of(turn));
+            key ^= piece_key(side.king_to(turn), Role::King.of(turn));
+            key ^= piece_key(side.rook_to(turn), Role::Rook.of(turn));
+        }
+        Move::Put { .. } => return None,
+    }
+    Some(key)
 }
 
 /// One position of the current reversible stretch of the game.
@@ -31,7 +92,9 @@ struct Seen {
 #[derive(Debug, Clone, Copy, Default)]
 struct Pending {
     irreversible: bool,
-    /// The key of the position after the move, when shakmaty can update it incrementally.
+    /// The key of the position before the move with the move's pieces, the side to move,
+    /// and the old castling rights and en passant square taken out: the new ones are added
+    /// once the move is played (`None`: a full hash is needed).
     key: Option<u64>,
 }
 
@@ -41,6 +104,9 @@ pub struct DrawTracker {
     stretch: Vec<Seen>,
     /// The key of the last position recorded.
     last_key: u64,
+    /// The en passant square of the last position, where a legal capture exists (asked once
+    /// per position: shakmaty generates the legal moves to answer it).
+    en_passant: Option<Square>,
     /// What `before_move` learnt about the move being played.
     pending: Pending,
     /// How often each position of `stretch` occurred: a lookup instead of a scan, so a
@@ -59,6 +125,7 @@ impl DrawTracker {
     /// Starts from the game's first position (ply 0, a FEN's too).
     pub fn start(&mut self, pos: &Chess) {
         let key = position_key(pos);
+        self.en_passant = pos.legal_ep_square();
         self.stretch.clear();
         self.stretch.push(Seen {
             key,
@@ -72,16 +139,41 @@ impl DrawTracker {
         self.check_clock(0, pos);
     }
 
-    /// Looks at the move about to be played from `before`: whether it is irreversible
-    /// (shakmaty's `is_irreversible`: no earlier position can recur after it) and, where
-    /// shakmaty allows, the next key by an incremental Zobrist update.
+    /// The en passant square of the position last recorded, if a legal capture exists.
+    pub fn en_passant_square(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// Looks at the move about to be played from `before`: whether it is irreversible (as
+    /// shakmaty's `is_irreversible` decides: no earlier position can recur after it) and the
+    /// first half of an incremental Zobrist update.
     pub fn before_move(&mut self, before: &Chess, m: Move) {
-        self.pending = Pending {
-            irreversible: before.is_irreversible(m),
-            key: before
-                .update_zobrist_hash(Zobrist64(self.last_key), m, EnPassantMode::Legal)
-                .map(|hash| hash.0),
-        };
+        let rights = before.castles().castling_rights();
+        let irreversible = match m {
+            Move::Normal {
+                role: Role::Pawn, ..
+            }
+            | Move::Normal {
+                capture: Some(_), ..
+            }
+            | Move::Castle { .. }
+            | Move::EnPassant { .. }
+            | Move::Put { .. } => true,
+            Move::Normal { role, from, to, .. } => {
+                rights.contains(from)
+                    || rights.contains(to)
+                    || (role == Role::King && before.castles().has_color(before.turn()))
+            }
+        } || self.en_passant.is_some();
+        let key = move_key(m, before.turn()).map(|moved| {
+            let castling = if rights.any() {
+                castling_key(before)
+            } else {
+                0
+            };
+            self.last_key ^ moved ^ castling ^ en_passant_key(self.en_passant)
+        });
+        self.pending = Pending { irreversible, key };
     }
 
     /// Records the position reached at `ply` by the move given to `before_move`, which
@@ -94,7 +186,18 @@ impl DrawTracker {
                 self.occurrences.clear();
             }
         }
-        let key = key.unwrap_or_else(|| position_key(after));
+        self.en_passant = after.legal_ep_square();
+        let key = match key {
+            Some(partial) => {
+                let castling = if after.castles().any() {
+                    castling_key(after)
+                } else {
+                    0
+                };
+                partial ^ castling ^ en_passant_key(self.en_passant)
+            }
+            None => position_key(after),
+        };
         self.last_key = key;
         let count = self.count_with(key);
         self.stretch.push(Seen {
@@ -198,17 +301,19 @@ fn all_true(items: impl Iterator<Item = bool>) -> bool {
 mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
+    use shakmaty::fen::Fen;
     use shakmaty::san::San;
-    use shakmaty::{Chess, Position};
+    use shakmaty::{CastlingMode, Chess, Position};
 
     use super::{DrawTracker, position_key};
 
-    /// The incremental key must equal a full hash after every kind of move.
-    #[test]
-    fn incremental_keys_equal_full_hashes() {
-        let moves = "e4 d5 exd5 e5 dxe6 Nc6 exf7+ Ke7 fxg8=N+ Rxg8 Nf3 Kd6 Bc4 Kc5 O-O \
-                     Bf5 Nc3 Qd7 Re1 Rb8 Rf1 Ra8 Re1 Rb8";
-        let mut pos = Chess::default();
+    /// Plays `moves` from `fen` (or the start) and checks the incremental key against a
+    /// full hash after every move.
+    fn assert_keys(fen: Option<&str>, mode: CastlingMode, moves: &str) {
+        let mut pos: Chess = match fen {
+            Some(fen) => fen.parse::<Fen>().unwrap().into_position(mode).unwrap(),
+            None => Chess::default(),
+        };
         let mut tracker = DrawTracker::default();
         tracker.start(&pos);
         for (i, text) in moves.split_whitespace().enumerate() {
@@ -217,7 +322,36 @@ mod tests {
             pos.play_unchecked(m);
             tracker.after_move(i as u32 + 1, &pos, pos.is_check());
             assert_eq!(tracker.last_key, position_key(&pos), "after {text}");
+            assert_eq!(
+                tracker.en_passant_square(),
+                pos.legal_ep_square(),
+                "after {text}"
+            );
         }
+    }
+
+    /// The incremental key must equal a full hash after every kind of move: captures,
+    /// promotions, king and rook moves that lose rights, castling on both sides and in
+    /// Chess960, en passant captures, and double steps with and without a legal capture.
+    #[test]
+    fn incremental_keys_equal_full_hashes() {
+        assert_keys(
+            None,
+            CastlingMode::Standard,
+            "e4 d5 exd5 e5 dxe6 Nc6 exf7+ Ke7 fxg8=N+ Rxg8 Nf3 Kd6 Bc4 Kc5 O-O \
+             Bf5 Nc3 Qd7 Re1 Rb8 Rf1 Ra8 Re1 Rb8",
+        );
+        assert_keys(
+            None,
+            CastlingMode::Standard,
+            "e4 Nf6 e5 d5 exd6 Nc6 d4 Bf5 d5 e5 dxe6 Qd7 a4 b5 axb5 Nb4 Nf3 O-O-O Rxa7 Kb8 \
+             Ra1 h5 h4 g5 hxg5 Rh7 g6 Rh8 Ra4 Qxe6+ Be2 Qe4",
+        );
+        assert_keys(
+            Some("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"),
+            CastlingMode::Chess960,
+            "O-O O-O-O Rbc1 Rh8 Kh1 Rhg8 Rg1 Kb8",
+        );
     }
 }
 

@@ -325,7 +325,8 @@ impl Replay<'_> {
         if self.automatic_end.is_some() {
             self.plies_after_end += 1;
         }
-        let missed_en_passant = !m.is_en_passant() && self.pos.legal_ep_square().is_some();
+        let missed_en_passant =
+            !m.is_en_passant() && self.report.draws.en_passant_square().is_some();
         if missed_en_passant {
             let message = self.missed_en_passant_message();
             self.move_finding(Code::EnPassantMissed, token, message);
@@ -363,7 +364,10 @@ impl Replay<'_> {
                 Some(Termination::FivefoldRepetition)
             } else if clock >= 150 && actual_suffix != Some(Suffix::Checkmate) {
                 Some(Termination::SeventyFiveMoves)
-            } else if self.pos.is_insufficient_material() {
+            } else if (ply == 1 || m.is_capture() || m.is_promotion())
+                && self.pos.is_insufficient_material()
+            {
+                // Only a capture or a promotion changes the material (a FEN may start dead).
                 Some(Termination::InsufficientMaterial)
             } else {
                 None
