@@ -373,6 +373,27 @@ fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
 }
 
 #[test]
+#[ignore = "the splitter's overflow mode (take_line in src/input/split.rs) ends an oversized \
+            game only at a `[Tag \"` line, so a following game without tags is swallowed; \
+            split.rs is being rewritten on another branch"]
+fn oversized_game_does_not_swallow_the_next_game_without_tags() {
+    // SPEC: movetext after a finished game (its termination marker read) is a new game.
+    for one_line in [true, false] {
+        let body = if one_line {
+            "x".repeat(10_000_000)
+        } else {
+            format!("{}\n", "x".repeat(79)).repeat(125_000)
+        };
+        let pgn = format!("[Event \"A\"]\n\n1. e4 {{{body}}} e5 *\n\n1. d4 d5 *\n");
+        let (_dir, path) = temp_file("oversized.pgn", pgn.as_bytes());
+        let run = validate_path(&path);
+        // Game 1 keeps 1. e4; game 2 is read whole.
+        run.assert_counts(1, 2, 3);
+        run.assert_only("input.limit-exceeded", 1, 0, "longer than 8 MiB");
+    }
+}
+
+#[test]
 fn fifty_thousand_nested_variations_hit_the_depth_limit() {
     let pgn = format!(
         "[Event \"A\"]\n\n1. e4 {}{} e5 *\n\n{GAME_B}",
