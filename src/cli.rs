@@ -70,7 +70,8 @@ Examples:
 /// Flags that apply to every command.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// No progress bar and no summary line on stderr (files asked for are still written).
+    /// No progress bar and no summary line on stderr (files asked for are still written;
+    /// findings and errors are still reported, so fen and convert name what made them exit 1).
     #[arg(short, long, global = true, help_heading = "Output")]
     pub quiet: bool,
 

@@ -5,7 +5,8 @@
 pub enum ExitStatus {
     /// The run completed and reported no error-severity finding.
     Success,
-    /// An error-severity finding was reported (or a perft count differed).
+    /// An error-severity finding was reported (or a perft count differed, or its FEN was
+    /// not a legal position).
     Failure,
     /// A usage or I/O error (an input that could not be opened, a failed write).
     Error,

@@ -18,7 +18,8 @@ use crate::rules::perft::{self, SuiteEntry};
 /// in UCI). `pgnkit perft --suite FILE` checks every expected count of a suite, the
 /// positions in parallel: shakmaty `.perft` files (`id`, `epd`, `perft DEPTH COUNT`
 /// lines) or EPD lines with `;D1 N ;D2 N` opcodes. One line per position:
-/// `ok ID` or `MISMATCH ID depth D: expected E, counted C`; exit 1 on any mismatch.
+/// `ok ID` or `MISMATCH ID depth D: expected E, counted C`; exit 1 on any mismatch, and
+/// on a FEN that is not a legal position (as check-fen).
 /// Suites of other variants (file names with atomic, crazyhouse, horde, ...) are skipped
 /// with a message. Positions with impossible checks or too much material are counted
 /// as given (such positions are in the standard suites).
@@ -76,9 +77,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (Some(suite), _, _) => {
             pool.install(|| run_suite(suite, args.max_depth, &ctx, &mut output))?
         }
-        (None, Some(fen), Some(depth)) => {
-            let pos = perft::position_of(fen).map_err(|e| anyhow!(e))?;
-            if args.divide {
+        (None, Some(fen), Some(depth)) => match perft::position_of(fen) {
+            // A bad position is a finding about the data, as in check-fen: exit 1, not 2.
+            Err(why) => {
+                eprintln!("pgnkit: {why}");
+                ExitStatus::Failure
+            }
+            Ok(pos) if args.divide => {
                 let rows = pool.install(|| perft::divide(&pos, depth));
                 let mut total = 0u64;
                 for (uci, nodes) in rows {
@@ -86,12 +91,14 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                     total += nodes;
                 }
                 writeln!(output, "\ntotal: {total}")?;
-            } else {
+                ExitStatus::Success
+            }
+            Ok(pos) => {
                 let nodes = pool.install(|| perft::perft(&pos, depth));
                 writeln!(output, "{nodes}")?;
+                ExitStatus::Success
             }
-            ExitStatus::Success
-        }
+        },
         _ => bail!("give FEN and DEPTH, or --suite FILE"),
     };
     output.finish()?;

@@ -166,13 +166,9 @@ impl<R: BufRead> Splitter<R> {
 
     /// Looks at the first bytes: UTF-16/32 input is reported as one unreadable game.
     fn check_encoding(&mut self) -> io::Result<Option<RawGame>> {
-        let head = self.reader.fill_buf()?;
-        let wide = head.starts_with(&[0xff, 0xfe])
-            || head.starts_with(&[0xfe, 0xff])
-            || head.starts_with(&[0, 0, 0xfe, 0xff])
-            || matches!(head, [a, 0, ..] if *a != 0)
-            || matches!(head, [0, b, ..] if *b != 0);
-        if !wide {
+        // A byte-order mark, or NUL-padded ASCII over the first several dozen bytes; one
+        // NUL (a short input, a binary blob) is left to the splitter.
+        if !super::encoding::looks_wide(self.reader.fill_buf()?) {
             return Ok(None);
         }
         let problems = vec![InputProblem {

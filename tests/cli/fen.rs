@@ -124,6 +124,28 @@ fn illegal_move_gives_fens_up_to_it_and_exit_1() {
 }
 
 #[test]
+fn quiet_keeps_the_findings_that_explain_exit_1() {
+    // SPEC: --quiet drops the progress bar and the summary line only; validate --quiet
+    // still writes every finding, and so do fen and convert (on stderr, beside their data).
+    let pgn = "1. e4 e5 2. Ke3 Nc6 *\n";
+    for command in ["fen", "convert", "validate"] {
+        let (code, stdout, stderr) = run(&[command, "--quiet"], pgn);
+        assert_eq!(code, 1, "{command}");
+        let findings = if command == "validate" {
+            stdout
+        } else {
+            stderr
+        };
+        assert!(
+            findings.contains("2. Ke3: error[move.illegal]"),
+            "{command}: {findings}"
+        );
+    }
+    let (_, _, stderr) = run(&["validate", "--quiet"], pgn);
+    assert_eq!(stderr, "", "no summary line");
+}
+
+#[test]
 fn unsupported_variant_and_invalid_setup_give_no_fen() {
     let pgn =
         "[Variant \"Atomic\"]\n\n1. e4 *\n\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n\n1. d4 *\n";

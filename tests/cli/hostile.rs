@@ -271,6 +271,55 @@ fn utf16_input_is_unsupported_encoding() {
     }
 }
 
+#[test]
+fn wide_text_without_a_bom_is_unsupported_encoding_in_every_byte_order() {
+    let text = "[Event \"A\"]\n\n1. e4 e5 *\n";
+    let utf16be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    let utf32le: Vec<u8> = text
+        .chars()
+        .flat_map(|c| u32::from(c).to_le_bytes())
+        .collect();
+    for bytes in [utf16be, utf32le] {
+        let run = validate_bytes(&bytes);
+        assert_eq!(run.code, 1);
+        assert_eq!(
+            run.codes(),
+            vec![("input.unsupported-encoding".to_string(), 1, 0)]
+        );
+    }
+}
+
+#[test]
+fn a_nul_after_the_first_byte_is_not_utf16() {
+    // Two bytes, a byte and a NUL: a bad token, not a wide encoding.
+    let run = validate_bytes(b"e\0");
+    run.assert_counts(1, 1, 0);
+    assert_eq!(
+        codes_of_game(&run, 1),
+        vec!["input.truncated".to_string(), "move.syntax".to_string()]
+    );
+    // A binary blob that opens with a little-endian number: read as (bad) text.
+    let mut blob = vec![7, 0, 0, 0];
+    blob.extend((0..=255u8).rev());
+    let run = validate_bytes(&blob);
+    assert_eq!((run.code, run.summary("games")), (1, 1));
+    assert!(
+        run.codes()
+            .iter()
+            .all(|(code, _, _)| code != "input.unsupported-encoding"),
+        "{:?}",
+        run.codes()
+    );
+    assert!(run.codes().iter().any(|(code, _, _)| code == "move.syntax"));
+    // A stray NUL in the first game's move number: the games after it are read.
+    let mut pgn = b"1\0. e4 e5 *\n\n".to_vec();
+    pgn.extend_from_slice(GAME_B.as_bytes());
+    let run = validate_bytes(&pgn);
+    run.assert_counts(1, 2, 2);
+    assert_eq!(codes_of_game(&run, 1), vec!["move.syntax".to_string()]);
+    assert!(codes_of_game(&run, 2).is_empty(), "{:?}", run.codes());
+}
+
 // ---- text encodings --------------------------------------------------------------------
 
 /// A game whose second move is illegal, so that the finding shows the players.
@@ -318,6 +367,27 @@ fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
         let (_dir, path) = temp_file("comment.pgn", pgn.as_bytes());
         let run = validate_path(&path);
         // 1. e4 before the comment is kept, the moves after the limit are not.
+        run.assert_counts(1, 2, 3);
+        run.assert_only("input.limit-exceeded", 1, 0, "longer than 8 MiB");
+    }
+}
+
+#[test]
+#[ignore = "the splitter's overflow mode (take_line in src/input/split.rs) ends an oversized \
+            game only at a `[Tag \"` line, so a following game without tags is swallowed; \
+            split.rs is being rewritten on another branch"]
+fn oversized_game_does_not_swallow_the_next_game_without_tags() {
+    // SPEC: movetext after a finished game (its termination marker read) is a new game.
+    for one_line in [true, false] {
+        let body = if one_line {
+            "x".repeat(10_000_000)
+        } else {
+            format!("{}\n", "x".repeat(79)).repeat(125_000)
+        };
+        let pgn = format!("[Event \"A\"]\n\n1. e4 {{{body}}} e5 *\n\n1. d4 d5 *\n");
+        let (_dir, path) = temp_file("oversized.pgn", pgn.as_bytes());
+        let run = validate_path(&path);
+        // Game 1 keeps 1. e4; game 2 is read whole.
         run.assert_counts(1, 2, 3);
         run.assert_only("input.limit-exceeded", 1, 0, "longer than 8 MiB");
     }

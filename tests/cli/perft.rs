@@ -117,3 +117,18 @@ fn an_illegal_suite_position_is_reported() {
     assert!(stdout.starts_with("MISMATCH line 1: "), "{stdout}");
     assert!(stdout.contains("a king is missing"), "{stdout}");
 }
+
+#[test]
+fn an_illegal_position_exits_1_as_check_fen_does() {
+    // A bad FEN is a finding about the data (exit 1), not a usage or I/O error (exit 2).
+    for fen in ["8/8/8/8/8/8/8/4K3 w - - 0 1", "not a fen"] {
+        let (check_code, _, _) = run_args(&["check-fen", fen]);
+        let (code, stdout, stderr) = run_args(&["perft", fen, "1"]);
+        assert_eq!((code, check_code), (1, 1), "{fen}: {stderr}");
+        assert_eq!(stdout, "", "{fen}");
+        assert!(stderr.starts_with("pgnkit: `"), "{fen}: {stderr}");
+    }
+    let (code, _, stderr) = run_args(&["perft", "8/8/8/8/8/8/8/4K3 w - - 0 1", "1", "--divide"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("a king is missing"), "{stderr}");
+}
