@@ -18,6 +18,17 @@ pub fn position_key(pos: &Chess) -> u64 {
     hash.0
 }
 
+/// The en passant square where a legal en passant capture exists (shakmaty's
+/// `legal_ep_square`, which generates every legal move to answer; here only the pawn
+/// moves to that square are generated).
+pub fn legal_en_passant(pos: &Chess) -> Option<Square> {
+    pos.pseudo_legal_ep_square().filter(|&square| {
+        pos.san_candidates(Role::Pawn, square)
+            .iter()
+            .any(|m| m.is_en_passant())
+    })
+}
+
 /// The key's part for castling rights (as `zobrist_hash` counts them).
 fn castling_key(pos: &Chess) -> u64 {
     let castles = pos.castles();
@@ -96,6 +107,7 @@ struct Pending {
     /// and the old castling rights and en passant square taken out: the new ones are added
     /// once the move is played (`None`: a full hash is needed).
     key: Option<u64>,
+    rights_may_change: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -125,7 +137,7 @@ impl DrawTracker {
     /// Starts from the game's first position (ply 0, a FEN's too).
     pub fn start(&mut self, pos: &Chess) {
         let key = position_key(pos);
-        self.en_passant = pos.legal_ep_square();
+        self.en_passant = legal_en_passant(pos);
         self.stretch.clear();
         self.stretch.push(Seen {
             key,
@@ -165,31 +177,45 @@ impl DrawTracker {
                     || (role == Role::King && before.castles().has_color(before.turn()))
             }
         } || self.en_passant.is_some();
+        // Only a king move or a move from or to a rook's square changes castling rights:
+        // then the old rights are taken out here and the new ones put in after the move.
+        let rights_may_change = rights.any()
+            && (m.role() == Role::King
+                || m.from().is_some_and(|from| rights.contains(from))
+                || rights.contains(m.to()));
         let key = move_key(m, before.turn()).map(|moved| {
-            let castling = if rights.any() {
+            let castling = if rights_may_change {
                 castling_key(before)
             } else {
                 0
             };
             self.last_key ^ moved ^ castling ^ en_passant_key(self.en_passant)
         });
-        self.pending = Pending { irreversible, key };
+        self.pending = Pending {
+            irreversible,
+            key,
+            rights_may_change,
+        };
     }
 
     /// Records the position reached at `ply` by the move given to `before_move`, which
     /// `gave_check`.
     pub fn after_move(&mut self, ply: u32, after: &Chess, gave_check: bool) {
-        let Pending { irreversible, key } = std::mem::take(&mut self.pending);
+        let Pending {
+            irreversible,
+            key,
+            rights_may_change,
+        } = std::mem::take(&mut self.pending);
         if irreversible {
             self.stretch.clear();
             if !self.occurrences.is_empty() {
                 self.occurrences.clear();
             }
         }
-        self.en_passant = after.legal_ep_square();
+        self.en_passant = legal_en_passant(after);
         let key = match key {
             Some(partial) => {
-                let castling = if after.castles().any() {
+                let castling = if rights_may_change {
                     castling_key(after)
                 } else {
                     0
@@ -351,6 +377,12 @@ mod tests {
             Some("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"),
             CastlingMode::Chess960,
             "O-O O-O-O Rbc1 Rh8 Kh1 Rhg8 Rg1 Kb8",
+        );
+        // A double step beside a pawn pinned along the rank: no legal en passant.
+        assert_keys(
+            Some("8/2p5/8/KP5r/8/8/8/7k b - - 0 1"),
+            CastlingMode::Standard,
+            "c5 Ka4 Kg2",
         );
     }
 }

@@ -104,6 +104,20 @@ impl History {
         self.arrivals.fill(None);
     }
 
+    /// The history of a game that started at `start` and played `moves` (each with its
+    /// token's byte range): how the replay builds it when a move fails.
+    pub fn replayed(start: &Chess, moves: &[(Move, (u32, u32))]) -> History {
+        let mut history = History::default();
+        history.start(start);
+        let mut pos = start.clone();
+        for (ply, &(m, span)) in (1..).zip(moves) {
+            history.record(&pos, m, ply, span);
+            pos.play_unchecked(m);
+            history.cross_check(&pos);
+        }
+        history
+    }
+
     /// Called with each legal move before it is played; `ply` is its 1-based ply.
     #[inline]
     pub fn record(&mut self, pos: &Chess, m: Move, ply: u32, span: (u32, u32)) {

@@ -164,7 +164,7 @@ fn play(
         .get(index)
         .map(|t| String::from_utf8_lossy(raw.token_text(t)).into_owned())
         .unwrap_or_default();
-    let (read, extra) = read_move(&line.pos, &line.history, raw, index, options);
+    let (read, extra) = read_move(&line.pos, || line.history.clone(), raw, index, options);
     let step = match read {
         Read::Move { m, why, .. } => {
             let before = line.pos.clone();

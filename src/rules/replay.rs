@@ -153,7 +153,8 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
             perpetual_check: false,
         },
         pos: Chess::default(),
-        history: History::default(),
+        start: Chess::default(),
+        played: Vec::new(),
         marker: None,
         automatic_end: None,
         plies_after_end: 0,
@@ -167,7 +168,10 @@ struct Replay<'a> {
     options: &'a ReplayOptions,
     report: GameReport,
     pos: Chess,
-    history: History,
+    /// The start position and the moves played from it: the diagnosis's `History` is
+    /// rebuilt from them only when a move fails, so the legal path records nothing more.
+    start: Chess,
+    played: Vec<(Move, (u32, u32))>,
     /// The first termination marker outside variations.
     marker: Option<GameResult>,
     /// The ply at which a fivefold repetition, the 75-move rule or dead material ended the game.
@@ -208,7 +212,8 @@ impl Replay<'_> {
                 return;
             }
         }
-        self.history.start(&self.pos);
+        self.start = self.pos.clone();
+        self.played.reserve(raw.tokens.len() / 2);
         self.report.draws.start(&self.pos);
         visitor.position(0, b"", &self.pos);
 
@@ -292,7 +297,9 @@ impl Replay<'_> {
             self.play(m, suffix, token, visitor);
             return Some(0);
         }
-        let (read, extra) = read_move(&self.pos, &self.history, raw, index, self.options);
+        let (start, played) = (&self.start, &self.played);
+        let history = || History::replayed(start, played);
+        let (read, extra) = read_move(&self.pos, history, raw, index, self.options);
         match read {
             Read::Move { m, suffix, why } => {
                 if let Some(why) = why {
@@ -332,15 +339,9 @@ impl Replay<'_> {
             self.move_finding(Code::EnPassantMissed, token, message);
         }
         self.report.draws.before_move(&self.pos, m);
-        self.history.record(
-            &self.pos,
-            m,
-            self.report.plies + 1,
-            (token.start, token.end),
-        );
+        self.played.push((m, (token.start, token.end)));
         let before = self.pos.clone();
         self.pos.play_unchecked(m);
-        self.history.cross_check(&self.pos);
         self.report.plies += 1;
         let ply = self.report.plies;
         let gave_check = self.pos.is_check();
@@ -561,11 +562,11 @@ pub(crate) enum Read {
 }
 
 /// Reads the move token at `index` in `pos`: standard SAN, the non-standard forms of
-/// `notation`, and on failure the diagnosis. Also returns how many following tokens the
+/// `notation`, and on failure the diagnosis (`history` is asked for only then). Also returns how many following tokens the
 /// move took in (`e8 (Q)`, `exd6 e.p.`).
 pub(crate) fn read_move(
     pos: &Chess,
-    history: &History,
+    history: impl FnOnce() -> History,
     raw: &RawGame,
     index: usize,
     options: &ReplayOptions,
@@ -621,9 +622,10 @@ pub(crate) fn read_move(
             message: diagnose::ambiguous(pos, san),
         },
         Err(SanError::IllegalSan) => {
+            let history = history();
             let scene = Scene {
                 pos,
-                history,
+                history: &history,
                 bytes: &raw.bytes,
             };
             let (code, message) = diagnose::illegal(&scene, san);

@@ -13,13 +13,13 @@ pub struct Tags {
 
 impl Tags {
     pub fn decode(raw: &RawGame, decoder: &TextDecoder) -> Tags {
+        if matches!(decoder, TextDecoder::Auto)
+            && let Some(tags) = Tags::decode_utf8(raw)
+        {
+            return tags;
+        }
         let mut tags = Tags {
-            text: String::with_capacity(
-                raw.tags
-                    .iter()
-                    .map(|t| (t.value.1 - t.name.0) as usize)
-                    .sum(),
-            ),
+            text: String::with_capacity(Tags::raw_len(raw)),
             spans: Vec::with_capacity(raw.tags.len()),
         };
         for tag in &raw.tags {
@@ -34,6 +34,31 @@ impl Tags {
             tags.spans.push((start, name_end, tags.text.len()));
         }
         tags
+    }
+
+    fn raw_len(raw: &RawGame) -> usize {
+        raw.tags
+            .iter()
+            .map(|t| t.value.1.saturating_sub(t.name.0) as usize)
+            .sum()
+    }
+
+    /// The common case, in one pass and one UTF-8 check for all tags: every name and value
+    /// is UTF-8. `None` when one is not (it is then read as Latin-1, tag by tag).
+    fn decode_utf8(raw: &RawGame) -> Option<Tags> {
+        let mut text = Vec::with_capacity(Tags::raw_len(raw));
+        let mut spans = Vec::with_capacity(raw.tags.len());
+        for tag in &raw.tags {
+            let start = text.len();
+            text.extend_from_slice(raw.text(tag.name.0, tag.name.1));
+            let name_end = text.len();
+            unescape_bytes_into(raw.text(tag.value.0, tag.value.1), &mut text);
+            spans.push((start, name_end, text.len()));
+        }
+        // `\` and `"` are ASCII and never part of a multi-byte character, so unescaping
+        // bytes keeps valid UTF-8 valid and invalid UTF-8 invalid.
+        let text = String::from_utf8(text).ok()?;
+        Some(Tags { text, spans })
     }
 
     /// The (name, value) pairs in input order.
@@ -57,12 +82,41 @@ impl Tags {
 
     /// The value of the first tag with this name (names are case-sensitive, as in PGN).
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+        // Names compared as bytes: no character-boundary checks for the tags passed over.
+        let text = self.text.as_bytes();
+        let &(_, name_end, end) = self
+            .spans
+            .iter()
+            .find(|&&(start, name_end, _)| text.get(start..name_end) == Some(name.as_bytes()))?;
+        self.text.get(name_end..end)
     }
 
     /// The value, or `""` when absent.
     pub fn value(&self, name: &str) -> &str {
         self.get(name).unwrap_or("")
+    }
+}
+
+/// `unescape_into` on bytes.
+fn unescape_bytes_into(value: &[u8], out: &mut Vec<u8>) {
+    if memchr::memchr(b'\\', value).is_none() {
+        out.extend_from_slice(value);
+        return;
+    }
+    let mut bytes = value.iter();
+    while let Some(&b) = bytes.next() {
+        if b == b'\\' {
+            match bytes.next() {
+                Some(&next @ (b'"' | b'\\')) => out.push(next),
+                Some(&other) => {
+                    out.push(b'\\');
+                    out.push(other);
+                }
+                None => out.push(b'\\'),
+            }
+        } else {
+            out.push(b);
+        }
     }
 }
 
