@@ -13,6 +13,7 @@ pub mod marks;
 pub mod movetext;
 pub mod notation;
 pub mod perft;
+pub mod piece_move;
 pub mod replay;
 pub mod result;
 pub mod setup;

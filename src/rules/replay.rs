@@ -16,7 +16,7 @@ use super::notation::{self, PieceLetters};
 use super::result::{self, GameResult, Termination};
 use super::setup::{self, SetupError};
 use super::tags::Tags;
-use super::{tag_checks, variations};
+use super::{piece_move, tag_checks, variations};
 use crate::input::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
 use crate::stats::MoveCounts;
 
@@ -543,7 +543,10 @@ fn plain_move(
     ) {
         return None;
     }
-    let m = san_plus.san.to_move(pos).ok()?;
+    let m = match piece_move::resolve(pos, &san_plus.san) {
+        Some(m) => m,
+        None => san_plus.san.to_move(pos).ok()?,
+    };
     Some((m, san_plus.suffix))
 }
 

@@ -1,0 +1,236 @@
+//! A shortcut for the commonest moves of a game: a piece move, a king step or a pawn
+//! move (not a promotion, not en passant) when the side to move is not in check.
+//! shakmaty's `San::to_move` generates the candidate moves into a 256-entry list and
+//! filters it, which was a fifth of a replay's time; here the candidates come straight
+//! from shakmaty's attack tables, and each is kept only if it leaves the king unattacked
+//! (shakmaty's `Board::attacks_to`). Anything else (castling, promotions, en passant, a
+//! position in check, no or several candidates, a SAN that does not fit the board)
+//! returns `None` and goes through `San::to_move`, which also explains the failures, so
+//! the answer is always shakmaty's. The differential tests below hold the two together.
+
+use shakmaty::san::San;
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
+
+/// The move a piece SAN names, when it names exactly one legal move and the position is
+/// one the shortcut handles; `None` means "ask `San::to_move`".
+#[inline]
+pub fn resolve(pos: &Chess, san: &San) -> Option<Move> {
+    let &San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion: None,
+    } = san
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let turn = pos.turn();
+    let us = board.by_color(turn);
+    if us.contains(to) || board.occupied().contains(to) != capture {
+        return None; // shakmaty explains (an en passant capture goes there too)
+    }
+    let king = board.king_of(turn)?;
+    let them = !turn;
+    let occupied = board.occupied();
+    if board.attacks_to(king, them, occupied).any() {
+        return None; // in check: evasions are shakmaty's business
+    }
+    let from_squares = match role {
+        Role::King => {
+            // A step of the king (castling is `O-O`, or a two-square `Kg1`: shakmaty's).
+            if !attacks::king_attacks(king).contains(to)
+                || board.attacks_to(to, them, occupied.without(king)).any()
+            {
+                return None;
+            }
+            Bitboard::from_square(king)
+        }
+        Role::Pawn => pawn_origin(pos, to, capture)?,
+        _ => attacks::attacks(to, role.of(turn), occupied) & board.by_piece(role.of(turn)),
+    };
+    let from_squares = from_squares
+        & file.map_or(Bitboard::FULL, Bitboard::from_file)
+        & rank.map_or(Bitboard::FULL, Bitboard::from_rank);
+    let mut found = None;
+    for from in from_squares {
+        if role != Role::King && !leaves_king_safe(pos, king, from, to) {
+            continue;
+        }
+        if found.is_some() {
+            return None; // ambiguous: shakmaty says so
+        }
+        found = Some(from);
+    }
+    let from = found?;
+    Some(Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion: None,
+    })
+}
+
+/// Where a pawn move to `to` (not a promotion, not en passant) can come from: one square
+/// behind (or two, from the pawn's first rank over an empty square), or diagonally behind
+/// for a capture.
+fn pawn_origin(pos: &Chess, to: Square, capture: bool) -> Option<Bitboard> {
+    let turn = pos.turn();
+    let board = pos.board();
+    if Bitboard::BACKRANKS.contains(to) {
+        return None; // a promotion, or no pawn move at all
+    }
+    let pawns = board.by_piece(Role::Pawn.of(turn));
+    if capture {
+        // The squares a pawn of ours would capture on `to` from.
+        return Some(attacks::pawn_attacks(!turn, to) & pawns);
+    }
+    let back = |sq: Square| match turn {
+        Color::White => sq.offset(-8),
+        Color::Black => sq.offset(8),
+    };
+    let one = back(to)?;
+    if pawns.contains(one) {
+        return Some(Bitboard::from_square(one));
+    }
+    let two = back(one)?;
+    let double_step_rank = match turn {
+        Color::White => Rank::Fourth,
+        Color::Black => Rank::Fifth,
+    };
+    if to.rank() == double_step_rank && !board.occupied().contains(one) && pawns.contains(two) {
+        return Some(Bitboard::from_square(two));
+    }
+    Some(Bitboard::EMPTY)
+}
+
+/// Whether moving the piece on `from` to `to` leaves the (unchecked) king on `king` safe:
+/// only a piece on a line with the king can uncover an attack on it.
+fn leaves_king_safe(pos: &Chess, king: Square, from: Square, to: Square) -> bool {
+    if !attacks::ray(king, from).any() {
+        return true;
+    }
+    let board = pos.board();
+    let occupied = board.occupied().without(from).with(to);
+    board
+        .attacks_to(king, !pos.turn(), occupied)
+        .without(to)
+        .is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use shakmaty::fen::Fen;
+    use shakmaty::san::San;
+    use shakmaty::{CastlingMode, Chess, File, Position, Rank, Role, Square};
+
+    use super::resolve;
+
+    /// Every SAN a piece could be written with in `pos` (every role, target, and
+    /// disambiguation, legal or not): the shortcut must give shakmaty's move or nothing,
+    /// and must find the legal unambiguous ones.
+    fn assert_agrees(pos: &Chess) {
+        let files = std::iter::once(None).chain(File::ALL.into_iter().map(Some));
+        let ranks: Vec<Option<Rank>> = std::iter::once(None)
+            .chain(Rank::ALL.into_iter().map(Some))
+            .collect();
+        for file in files {
+            for &rank in &ranks {
+                for role in Role::ALL {
+                    for to in Square::ALL {
+                        for capture in [false, true] {
+                            let san = San::Normal {
+                                role,
+                                file,
+                                rank,
+                                capture,
+                                to,
+                                promotion: None,
+                            };
+                            let expected = san.to_move(pos).ok();
+                            let fast = resolve(pos, &san);
+                            // Left to shakmaty: positions in check, en passant, castling.
+                            let declined = pos.is_check()
+                                || expected.is_some_and(|m| m.is_en_passant() || m.is_castle());
+                            if fast.is_some() || !declined {
+                                assert_eq!(fast, expected, "{san} in {}", fen(pos));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn fen(pos: &Chess) -> String {
+        Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .or_else(shakmaty::PositionError::ignore_too_much_material)
+            .unwrap_or_else(|err| panic!("{fen}: {err}"))
+    }
+
+    #[test]
+    fn agrees_with_shakmaty_on_pins_ambiguity_captures_and_checks() {
+        for fen in [
+            // The start position and a busy middlegame.
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 4 8",
+            // Pinned knight and bishop (on a file and a diagonal), and a rook pinned on a
+            // file that may still move along it.
+            "4r1k1/8/8/8/1b6/2N5/3B4/4K3 w - - 0 1",
+            "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1",
+            // Two knights and two rooks that can reach the same square, one of them pinned.
+            "1k6/8/8/1N3N2/8/8/8/R3K2R w - - 0 1",
+            "k3r3/8/8/8/8/2N5/4N3/4K3 w - - 0 1",
+            // Promoted pieces: three queens.
+            "6k1/8/8/8/Q3Q3/8/8/Q3K3 w - - 0 1",
+            // In check (the shortcut must step aside).
+            "4k3/8/8/8/8/8/3q4/R3K1N1 w - - 0 1",
+            // Black to move, with a pinned piece.
+            "4k3/4n3/8/8/8/8/8/4R1K1 b - - 0 1",
+            // Pawns: pinned on a file (may push), pinned on a diagonal (may not), a blocked
+            // double step, a pawn about to promote, an en passant capture.
+            "4k3/4r3/8/8/8/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",
+            "4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1",
+            "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+            "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
+            // Kings: squares covered by a rook, by a protected pawn, and through the king.
+            "4k3/8/8/8/8/8/r7/4K3 w - - 0 1",
+            "4k3/8/8/8/8/2b5/3p4/5K2 w - - 0 1",
+            "8/8/8/8/8/8/8/r2K1k2 w - - 0 1",
+        ] {
+            assert_agrees(&position(fen));
+        }
+    }
+
+    /// Every position of two real games, both sides.
+    #[test]
+    fn agrees_with_shakmaty_along_games() {
+        for moves in [
+            "d4 Nf6 c4 e6 Nc3 Bb4 e3 O-O Bd3 d5 Nf3 c5 O-O Nc6 a3 Bxc3 bxc3 dxc4 Bxc4 Qc7 \
+             Bd3 e5 Qc2 Re8 Nxe5 Nxe5 dxe5 Qxe5 f3 Bd7 e4 c4 Be2 Qc5+ Kh1 Bc6",
+            "e4 Nf6 e5 d5 exd6 Nc6 d4 Bf5 d5 e5 dxe6 Qd7 a4 b5 axb5 Nb4 Nf3 O-O-O Rxa7 Kb8 \
+             Ra1 h5 h4 g5 hxg5 Rh7 g6 Rh8 Ra4 Qxe6+ Be2 Qe4",
+        ] {
+            let mut pos = Chess::default();
+            assert_agrees(&pos);
+            for text in moves.split_whitespace() {
+                let m = text.parse::<San>().unwrap().to_move(&pos).unwrap();
+                pos.play_unchecked(m);
+                assert_agrees(&pos);
+            }
+        }
+    }
+}
