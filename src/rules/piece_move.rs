@@ -123,7 +123,7 @@ fn leaves_king_safe(pos: &Chess, king: Square, from: Square, to: Square) -> bool
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+    #![allow(clippy::unwrap_used, clippy::panic, reason = "a test fails loudly")]
 
     use shakmaty::fen::Fen;
     use shakmaty::san::San;
