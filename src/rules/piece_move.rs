@@ -107,6 +107,20 @@ fn pawn_origin(pos: &Chess, to: Square, capture: bool) -> Option<Bitboard> {
     Some(Bitboard::EMPTY)
 }
 
+/// Whether the king of the side to move has a legal step (castling aside): then the side
+/// is not checkmated, which spares generating every evasion after most checks.
+pub fn king_can_step(pos: &Chess) -> bool {
+    let board = pos.board();
+    let turn = pos.turn();
+    let Some(king) = board.king_of(turn) else {
+        return false;
+    };
+    let occupied = board.occupied().without(king);
+    (attacks::king_attacks(king) & !board.by_color(turn))
+        .into_iter()
+        .any(|to| board.attacks_to(to, !turn, occupied).is_empty())
+}
+
 /// Whether moving the piece on `from` to `to` leaves the (unchecked) king on `king` safe:
 /// only a piece on a line with the king can uncover an attack on it.
 fn leaves_king_safe(pos: &Chess, king: Square, from: Square, to: Square) -> bool {
@@ -129,12 +143,17 @@ mod tests {
     use shakmaty::san::San;
     use shakmaty::{CastlingMode, Chess, File, Position, Rank, Role, Square};
 
-    use super::resolve;
+    use super::{king_can_step, resolve};
 
     /// Every SAN a piece could be written with in `pos` (every role, target, and
     /// disambiguation, legal or not): the shortcut must give shakmaty's move or nothing,
     /// and must find the legal unambiguous ones.
     fn assert_agrees(pos: &Chess) {
+        let king_steps = pos
+            .legal_moves()
+            .iter()
+            .any(|m| m.role() == Role::King && !m.is_castle());
+        assert_eq!(king_can_step(pos), king_steps, "{}", fen(pos));
         let files = std::iter::once(None).chain(File::ALL.into_iter().map(Some));
         let ranks: Vec<Option<Rank>> = std::iter::once(None)
             .chain(Rank::ALL.into_iter().map(Some))
@@ -159,6 +178,9 @@ mod tests {
                                 || expected.is_some_and(|m| m.is_en_passant() || m.is_castle());
                             if fast.is_some() || !declined {
                                 assert_eq!(fast, expected, "{san} in {}", fen(pos));
+                            }
+                            if role == Role::King && expected.is_some() {
+                                assert!(king_can_step(pos), "{san} in {}", fen(pos));
                             }
                         }
                     }
@@ -210,9 +232,23 @@ mod tests {
             "4k3/8/8/8/8/8/r7/4K3 w - - 0 1",
             "4k3/8/8/8/8/2b5/3p4/5K2 w - - 0 1",
             "8/8/8/8/8/8/8/r2K1k2 w - - 0 1",
+            // Mates: back rank, smothered, and a check the king escapes by capturing.
+            "6k1/5ppp/8/8/8/8/8/3R2K1 b - - 0 1",
+            "3R2k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
+            "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",
+            "6k1/5pQp/8/8/8/8/8/6K1 b - - 0 1",
+            "6k1/5pQp/6p1/8/8/8/1B6/6K1 b - - 0 1",
         ] {
-            assert_agrees(&position(fen));
+            let pos = position(fen);
+            assert_agrees(&pos);
+            if king_can_step(&pos) {
+                assert!(!pos.is_checkmate(), "{fen}");
+            }
         }
+        assert!(!king_can_step(&position(
+            "3R2k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"
+        )));
+        assert!(king_can_step(&position("6k1/5pQp/8/8/8/8/8/6K1 b - - 0 1")));
     }
 
     /// Every position of two real games, both sides.

@@ -346,11 +346,13 @@ impl Replay<'_> {
         let ply = self.report.plies;
         let gave_check = self.pos.is_check();
         let actual_suffix = if gave_check {
-            Some(if self.pos.is_checkmate() {
-                Suffix::Checkmate
-            } else {
-                Suffix::Check
-            })
+            Some(
+                if !piece_move::king_can_step(&self.pos) && self.pos.is_checkmate() {
+                    Suffix::Checkmate
+                } else {
+                    Suffix::Check
+                },
+            )
         } else {
             None
         };
