@@ -11,10 +11,11 @@
 use shakmaty::san::San;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
-/// The move a piece SAN names, when it names exactly one legal move and the position is
-/// one the shortcut handles; `None` means "ask `San::to_move`".
+/// The move a SAN names, when it names exactly one legal move and the position is one the
+/// shortcut handles; `None` means "ask `San::to_move`". `in_check` is `pos.is_check()`,
+/// which the replay already knows from the move before.
 #[inline]
-pub fn resolve(pos: &Chess, san: &San) -> Option<Move> {
+pub fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<Move> {
     let &San::Normal {
         role,
         file,
@@ -35,8 +36,8 @@ pub fn resolve(pos: &Chess, san: &San) -> Option<Move> {
     let king = board.king_of(turn)?;
     let them = !turn;
     let occupied = board.occupied();
-    if board.attacks_to(king, them, occupied).any() {
-        return None; // in check: evasions are shakmaty's business
+    if in_check {
+        return None; // evasions are shakmaty's business
     }
     let from_squares = match role {
         Role::King => {
@@ -172,7 +173,7 @@ mod tests {
                                 promotion: None,
                             };
                             let expected = san.to_move(pos).ok();
-                            let fast = resolve(pos, &san);
+                            let fast = resolve(pos, pos.is_check(), &san);
                             // Left to shakmaty: positions in check, en passant, castling.
                             let declined = pos.is_check()
                                 || expected.is_some_and(|m| m.is_en_passant() || m.is_castle());

@@ -153,6 +153,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
             perpetual_check: false,
         },
         pos: Chess::default(),
+        in_check: false,
         start: Chess::default(),
         played: Vec::new(),
         marker: None,
@@ -168,6 +169,8 @@ struct Replay<'a> {
     options: &'a ReplayOptions,
     report: GameReport,
     pos: Chess,
+    /// Whether the side to move in `pos` is in check.
+    in_check: bool,
     /// The start position and the moves played from it: the diagnosis's `History` is
     /// rebuilt from them only when a move fails, so the legal path records nothing more.
     start: Chess,
@@ -213,6 +216,7 @@ impl Replay<'_> {
             }
         }
         self.start = self.pos.clone();
+        self.in_check = self.pos.is_check();
         self.played.reserve(raw.tokens.len() / 2);
         self.report.draws.start(&self.pos);
         visitor.position(0, b"", &self.pos);
@@ -293,7 +297,7 @@ impl Replay<'_> {
     fn play_token(&mut self, index: usize, visitor: &mut impl PlyVisitor) -> Option<usize> {
         let raw = self.raw;
         let token = raw.tokens.get(index)?;
-        if let Some((m, suffix)) = plain_move(&self.pos, raw, index, self.options) {
+        if let Some((m, suffix)) = plain_move(&self.pos, self.in_check, raw, index, self.options) {
             self.play(m, suffix, token, visitor);
             return Some(0);
         }
@@ -345,6 +349,7 @@ impl Replay<'_> {
         self.report.plies += 1;
         let ply = self.report.plies;
         let gave_check = self.pos.is_check();
+        self.in_check = gave_check;
         let actual_suffix = if gave_check {
             Some(
                 if !piece_move::king_can_step(&self.pos) && self.pos.is_checkmate() {
@@ -519,6 +524,7 @@ fn problem_code(kind: InputProblemKind) -> Code {
 #[inline(always)]
 fn plain_move(
     pos: &Chess,
+    in_check: bool,
     raw: &RawGame,
     index: usize,
     options: &ReplayOptions,
@@ -545,7 +551,7 @@ fn plain_move(
     ) {
         return None;
     }
-    let m = match piece_move::resolve(pos, &san_plus.san) {
+    let m = match piece_move::resolve(pos, in_check, &san_plus.san) {
         Some(m) => m,
         None => san_plus.san.to_move(pos).ok()?,
     };
