@@ -1,6 +1,7 @@
 //! `pgnkit stats`: one CSV row per game with draw-rule figures, and a mergeable summary.
 
 use std::fs::File;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -12,6 +13,7 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::summary::{RunFigures, summary_line};
 use crate::rules::replay;
+use crate::stats::row::csv_record;
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -72,27 +74,26 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let output = Output::create(args.output.output.as_deref())?;
     // Opened before the run, so that a bad path fails at once, not after hours of work.
     let summary_output = summary_output(&args)?;
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(output);
+    let mut output = output;
     // The header comes first, also when the input holds no game.
-    writer.write_record(StatsRow::HEADER)?;
+    output.write_all(&csv_record(StatsRow::HEADER.as_slice())?)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
     let totals = pipeline.run(
         &sources,
-        |raw| replay(raw, &options, &mut ()),
-        |_raw, report| {
-            writer.serialize(StatsRow::new(&report))?;
+        |raw| {
+            let report = replay(raw, &options, &mut ());
+            let row = csv_record(StatsRow::new(&report));
+            (report, row)
+        },
+        |_raw, (report, row)| {
+            output.write_all(&row?)?;
             summary.add_game(&report);
             figures.add_game(&report);
             Ok(())
         },
     )?;
-    writer
-        .into_inner()
-        .map_err(|e| anyhow::Error::new(e.into_error()))?
-        .finish()?;
+    output.finish()?;
 
     finish_summary(&summary, summary_output, args.summary)?;
     figures.files = totals.files;

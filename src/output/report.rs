@@ -188,7 +188,12 @@ impl ReportBuilder {
             .iter()
             .map(|r| ((*r).to_string(), self.summary.get("result", r), ""))
             .collect();
-        for (_, result, n) in self.summary.rows().filter(|(s, _, _)| *s == "result") {
+        for (_, result, n) in self
+            .summary
+            .rows()
+            .into_iter()
+            .filter(|(s, _, _)| *s == "result")
+        {
             if !RESULTS.contains(&result) {
                 let label = if result.is_empty() { "(none)" } else { result };
                 rows.push((label.to_string(), n, ""));

@@ -134,6 +134,17 @@ impl<'a> StatsRow<'a> {
     }
 }
 
+/// One CSV record (with its line end) of `StatsRow::HEADER` or of a game's row: made on the
+/// worker threads, so that the writer only copies bytes.
+pub fn csv_record(record: impl Serialize) -> csv::Result<Vec<u8>> {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .buffer_capacity(512)
+        .from_writer(Vec::with_capacity(512));
+    writer.serialize(record)?;
+    writer.into_inner().map_err(|err| err.into_error().into())
+}
+
 /// Neither side has mating material in the final position (false without a position).
 pub fn insufficient_material(report: &GameReport) -> bool {
     report

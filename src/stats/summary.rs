@@ -13,15 +13,49 @@ use crate::stats::row::insufficient_material;
 /// Counts by section and key. Rows are kept sorted, so writing is deterministic.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// section -> key -> count
+    /// section -> key -> count, for the keys not in `FIXED`.
     counts: BTreeMap<String, BTreeMap<String, u64>>,
+    /// The counts of the `FIXED` keys; `None` until a key is first added (a key added
+    /// with 0 is listed, one never added is not).
+    fixed: [Option<u64>; FIXED.len()],
 }
 
 const HEADER: [&str; 3] = ["section", "key", "count"];
 
+/// The keys every game adds to: counted in an array instead of the map, as most of a
+/// game's additions are these (`add_game` names them by index).
+const FIXED: [(&str, &str); 15] = [
+    ("games", "games"),
+    ("draw_rule", "threefold"),
+    ("draw_rule", "fivefold"),
+    ("draw_rule", "fifty_move"),
+    ("draw_rule", "seventy_five_move"),
+    ("draw_rule", "perpetual_check"),
+    ("draw_rule", "insufficient_material"),
+    ("moves", "plies"),
+    ("moves", "checks"),
+    ("moves", "captures"),
+    ("moves", "castles"),
+    ("moves", "en_passant"),
+    ("moves", "promotions"),
+    ("moves", "under_promotions"),
+    ("moves", "missed_en_passant"),
+];
+const GAMES: usize = 0;
+const DRAW_RULES: usize = 1;
+const MOVES: usize = 7;
+
+fn fixed_index(section: &str, key: &str) -> Option<usize> {
+    FIXED.iter().position(|&(s, k)| s == section && k == key)
+}
+
 impl Summary {
     /// Adds `n` to one count.
     pub fn add(&mut self, section: &str, key: &str, n: u64) {
+        if let Some(index) = fixed_index(section, key) {
+            self.add_fixed(index, n);
+            return;
+        }
         // Look up before allocating: after the first games every key exists.
         if let Some(count) = self
             .counts
@@ -39,16 +73,43 @@ impl Summary {
             .or_default() += n;
     }
 
+    fn add_fixed(&mut self, index: usize, n: u64) {
+        if let Some(slot) = self.fixed.get_mut(index) {
+            *slot = Some(slot.unwrap_or(0) + n);
+        }
+    }
+
+    /// section -> key -> count, the `FIXED` keys included: what is written and shown.
+    fn view(&self) -> BTreeMap<&str, BTreeMap<&str, u64>> {
+        let mut view: BTreeMap<&str, BTreeMap<&str, u64>> = self
+            .counts
+            .iter()
+            .map(|(section, keys)| {
+                let keys = keys.iter().map(|(key, n)| (key.as_str(), *n)).collect();
+                (section.as_str(), keys)
+            })
+            .collect();
+        for (&(section, key), n) in FIXED.iter().zip(self.fixed) {
+            if let Some(n) = n {
+                view.entry(section).or_default().insert(key, n);
+            }
+        }
+        view
+    }
+
     /// Every (section, key, count), sorted.
-    pub fn rows(&self) -> impl Iterator<Item = (&str, &str, u64)> {
-        self.counts.iter().flat_map(|(section, keys)| {
-            keys.iter()
-                .map(move |(key, n)| (section.as_str(), key.as_str(), *n))
-        })
+    pub fn rows(&self) -> Vec<(&str, &str, u64)> {
+        self.view()
+            .into_iter()
+            .flat_map(|(section, keys)| keys.into_iter().map(move |(key, n)| (section, key, n)))
+            .collect()
     }
 
     /// The count of one key (0 when absent).
     pub fn get(&self, section: &str, key: &str) -> u64 {
+        if let Some(index) = fixed_index(section, key) {
+            return self.fixed.get(index).copied().flatten().unwrap_or(0);
+        }
         self.counts
             .get(section)
             .and_then(|keys| keys.get(key))
@@ -58,7 +119,7 @@ impl Summary {
 
     /// Counts one game.
     pub fn add_game(&mut self, report: &GameReport) {
-        self.add("games", "games", 1);
+        self.add_fixed(GAMES, 1);
         self.add("result", &report.result, 1);
         self.add("status", report.status.as_str(), 1);
         // Games that never reached a position have no termination.
@@ -69,32 +130,33 @@ impl Summary {
             self.add("finding", finding.code.as_str(), 1);
         }
         let draws = &report.draws;
+        // In the order of `FIXED`.
         let rules = [
-            ("threefold", draws.threefold_ply.is_some()),
-            ("fivefold", draws.fivefold_ply.is_some()),
-            ("fifty_move", draws.fifty_move_ply.is_some()),
-            ("seventy_five_move", draws.seventy_five_move_ply.is_some()),
-            ("perpetual_check", report.perpetual_check),
-            ("insufficient_material", insufficient_material(report)),
+            draws.threefold_ply.is_some(),
+            draws.fivefold_ply.is_some(),
+            draws.fifty_move_ply.is_some(),
+            draws.seventy_five_move_ply.is_some(),
+            report.perpetual_check,
+            insufficient_material(report),
         ];
-        for (rule, held) in rules {
+        for (index, held) in (DRAW_RULES..).zip(rules) {
             if held {
-                self.add("draw_rule", rule, 1);
+                self.add_fixed(index, 1);
             }
         }
         let counts = &report.counts;
         let moves = [
-            ("plies", report.plies),
-            ("checks", counts.checks),
-            ("captures", counts.captures),
-            ("castles", counts.castles),
-            ("en_passant", counts.en_passant),
-            ("promotions", counts.promotions),
-            ("under_promotions", counts.under_promotions),
-            ("missed_en_passant", counts.missed_en_passant),
+            report.plies,
+            counts.checks,
+            counts.captures,
+            counts.castles,
+            counts.en_passant,
+            counts.promotions,
+            counts.under_promotions,
+            counts.missed_en_passant,
         ];
-        for (key, n) in moves {
-            self.add("moves", key, u64::from(n));
+        for (index, n) in (MOVES..).zip(moves) {
+            self.add_fixed(index, u64::from(n));
         }
     }
 
@@ -153,6 +215,7 @@ impl Summary {
         let games = self.get("games", "games");
         let width = self
             .rows()
+            .into_iter()
             .map(|(_, key, _)| key.chars().count())
             .max()
             .unwrap_or(0);
@@ -172,20 +235,20 @@ impl Summary {
                 .position(|s| *s == section)
                 .unwrap_or(order.len())
         };
-        let mut sections: Vec<_> = self.counts.iter().collect();
+        let mut sections: Vec<_> = self.view().into_iter().collect();
         sections.sort_by_key(|(section, _)| rank(section));
         let mut out = String::new();
         for (section, keys) in sections {
             out.push_str(section);
             out.push('\n');
-            let shares = !matches!(section.as_str(), "moves" | "finding") && games > 0;
+            let shares = !matches!(section, "moves" | "finding") && games > 0;
             for (key, n) in keys {
                 let share = if shares {
-                    format!("  {:5.1}%", *n as f64 * 100.0 / games as f64)
+                    format!("  {:5.1}%", n as f64 * 100.0 / games as f64)
                 } else {
                     String::new()
                 };
-                out.push_str(&format!("  {key:<width$}  {:>12}{share}\n", thousands(*n)));
+                out.push_str(&format!("  {key:<width$}  {:>12}{share}\n", thousands(n)));
             }
         }
         out
