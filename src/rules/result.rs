@@ -4,6 +4,7 @@
 use shakmaty::{Chess, Color, Position};
 
 use super::draw::DrawTracker;
+use super::piece_move::king_can_step;
 
 /// What the final position shows, the first that holds (SPEC.md's precedence).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -46,9 +47,12 @@ impl Termination {
     /// What the final position `pos` shows, given how often it has occurred.
     pub fn of(pos: &Chess, draws: &DrawTracker) -> Termination {
         let clock = pos.halfmoves();
-        if pos.is_checkmate() {
+        // A king that can step is neither mated nor stalemated: most games end so, and
+        // the test spares generating every legal move.
+        let may_be_stuck = !king_can_step(pos);
+        if may_be_stuck && pos.is_checkmate() {
             Termination::Checkmate
-        } else if pos.is_stalemate() {
+        } else if may_be_stuck && pos.is_stalemate() {
             Termination::Stalemate
         } else if pos.is_insufficient_material() {
             Termination::InsufficientMaterial
