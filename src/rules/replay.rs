@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
@@ -120,7 +119,9 @@ impl GameReport {
 
 /// Writes a position as `pgnkit fen` does by default (en passant after every double step).
 pub fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Always).to_string()
+    let mut fen = String::new();
+    super::fen_style::append_fen(pos, EnPassantMode::Always, &mut fen);
+    fen
 }
 
 /// `23. O-O` or `23... O-O`: the move as a reader finds it.
