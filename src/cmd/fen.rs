@@ -79,7 +79,10 @@ type Span = (usize, usize);
 struct FenCollector {
     style: FenStyle,
     want: Want,
-    /// The SANs and FENs, back to back.
+    /// Text output: `text` holds the finished lines (one FEN and a newline each), so the
+    /// writer copies one block per game; CSV keeps the SANs and FENs as spans.
+    lines_only: bool,
+    /// The SANs and FENs, back to back (or the lines, with `lines_only`).
     text: String,
     /// (ply, san span, fen span) in `text`.
     rows: Vec<(u32, Span, Span)>,
@@ -88,10 +91,11 @@ struct FenCollector {
 }
 
 impl FenCollector {
-    fn new(style: FenStyle, want: Want) -> FenCollector {
+    fn new(style: FenStyle, want: Want, lines_only: bool) -> FenCollector {
         FenCollector {
             style,
             want,
+            lines_only,
             text: String::new(),
             rows: Vec::new(),
             last: None,
@@ -99,12 +103,20 @@ impl FenCollector {
     }
 
     fn push_san(&mut self, san: &[u8]) -> Span {
+        if self.lines_only {
+            return (0, 0);
+        }
         let start = self.text.len();
         self.text.push_str(&String::from_utf8_lossy(san));
         (start, self.text.len())
     }
 
     fn push_row(&mut self, ply: u32, san: Span, pos: &Chess) {
+        if self.lines_only {
+            self.style.write_into(pos, &mut self.text);
+            self.text.push('\n');
+            return;
+        }
         let start = self.text.len();
         self.style.write_into(pos, &mut self.text);
         self.rows.push((ply, san, (start, self.text.len())));
@@ -176,6 +188,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;
+    let lines_only = args.format == FenFormat::Text;
     let mut sink = match args.format {
         FenFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(output)), 0),
         FenFormat::Text => Sink::Text(output),
@@ -184,7 +197,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let totals = pipeline.run(
         &sources,
         |raw| {
-            let mut collector = FenCollector::new(style, want);
+            let mut collector = FenCollector::new(style, want, lines_only);
             let report = replay(raw, &options, &mut collector);
             if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
                 collector.push_row(ply, san, pos);
@@ -207,12 +220,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                         })?;
                     }
                 }
-                Sink::Text(output) => {
-                    for (_, _, fen) in rows.rows() {
-                        output.write_all(fen.as_bytes())?;
-                        output.write_all(b"\n")?;
-                    }
-                }
+                Sink::Text(output) => output.write_all(rows.text.as_bytes())?,
             }
             Ok(())
         },
