@@ -2,6 +2,10 @@
 //! game is"), numbers lines, and tokenises tags and movetext, so that no token can be lost
 //! and every move knows its line. Chess is not its business: a `Word` token may or may not
 //! be a move; the replay decides.
+//!
+//! A line that lies whole in the reader's buffer is tokenised there and copied into the
+//! game's bytes with its neighbours in one piece; a line that crosses the end of the buffer
+//! or a size limit is first copied (and cut) into the game, then tokenised the same way.
 
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -38,6 +42,16 @@ const GLYPHS: [&str; 15] = [
 /// Splits a decompressed byte stream into games.
 pub struct Splitter<R> {
     reader: R,
+    state: State,
+    at_start: bool,
+    done: bool,
+    /// A read error, reported after the game in progress has been handed on.
+    pending_error: Option<io::Error>,
+}
+
+/// Everything but the reader, so that lines can be handled while the reader's buffer is
+/// borrowed.
+struct State {
     file: Arc<str>,
     limits: Limits,
     /// The 1-based number of the next line to be read.
@@ -46,19 +60,15 @@ pub struct Splitter<R> {
     /// The game being assembled and the tokeniser's state for it.
     game: Option<RawGame>,
     current: Builder,
-    at_start: bool,
-    done: bool,
     /// Bytes read so far (for the progress bar).
     bytes_read: u64,
-    /// A read error, reported after the game in progress has been handed on.
-    pending_error: Option<io::Error>,
-    /// Bytes and tokens of the last game: a new game's buffers start at about this size,
-    /// so that they are not grown (copied) line by line.
-    size_hint: (usize, usize),
+    /// Bytes, tags and tokens of the last game: a new game's buffers start at about this
+    /// size, so that they are not grown (copied) line by line.
+    size_hint: (usize, usize, usize),
 }
 
 /// The tokeniser's state for the game being assembled.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Builder {
     has_tags: bool,
     has_movetext: bool,
@@ -73,42 +83,48 @@ struct Builder {
     limit_hit: bool,
 }
 
+/// Where the tokens, tags and problems of a line go (the parts of a `RawGame` other than
+/// its bytes, which may hold the line being read).
+struct Out<'a> {
+    tokens: &'a mut Vec<Token>,
+    tags: &'a mut Vec<RawTag>,
+    problems: &'a mut Vec<InputProblem>,
+}
+
+/// One line to tokenise: its bytes (up to and including `\n`, unless cut), where they
+/// start in the game's bytes, and where they stand.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    bytes: &'a [u8],
+    base: usize,
+    first: Option<usize>,
+    offset: u32,
+    cut: bool,
+}
+
 impl<R: BufRead> Splitter<R> {
     pub fn new(reader: R, file: Arc<str>, limits: Limits) -> Splitter<R> {
         Splitter {
             reader,
-            file,
-            limits,
-            next_line: 1,
-            next_index: 1,
-            game: None,
-            current: Builder::default(),
+            state: State {
+                file,
+                limits,
+                next_line: 1,
+                next_index: 1,
+                game: None,
+                current: Builder::default(),
+                bytes_read: 0,
+                size_hint: (0, 0, 0),
+            },
             at_start: true,
             done: false,
-            bytes_read: 0,
             pending_error: None,
-            size_hint: (0, 0),
-        }
-    }
-
-    /// An empty game starting at `line`, its buffers sized after the last game.
-    fn new_game(&self, line: u64) -> RawGame {
-        let (bytes, tokens) = self.size_hint;
-        RawGame {
-            file: self.file.clone(),
-            index: 0,
-            global_index: 0,
-            line,
-            bytes: Vec::with_capacity((bytes + bytes / 2).clamp(1024, 64 * 1024)),
-            tags: Vec::with_capacity(16),
-            tokens: Vec::with_capacity((tokens + tokens / 2).clamp(64, 4096)),
-            problems: Vec::new(),
         }
     }
 
     /// Bytes consumed from the (decompressed) stream so far.
     pub fn bytes_read(&self) -> u64 {
-        self.bytes_read
+        self.state.bytes_read
     }
 
     /// Reads the next game; `Ok(None)` at the end of the stream.
@@ -127,41 +143,57 @@ impl<R: BufRead> Splitter<R> {
             }
         }
         loop {
-            let line_no = self.next_line;
-            if self.game.is_none() {
-                self.game = Some(self.new_game(line_no));
-            }
-            let Some(game) = self.game.as_mut() else {
-                continue;
-            };
-            let line_start = game.bytes.len();
-            let cap = if self.current.overflow {
-                OVERFLOW_PEEK
-            } else {
-                self.limits
-                    .max_game_bytes
-                    .saturating_sub(line_start)
-                    .max(OVERFLOW_PEEK)
-            };
-            let (consumed, cut) = match read_line_capped(&mut self.reader, &mut game.bytes, cap) {
-                Ok(read) => read,
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
                 Err(err) => {
-                    // Keep what was read (reported as truncated), then report the error.
                     self.done = true;
                     self.pending_error = Some(err);
-                    return Ok(self.finish_current(true));
+                    return Ok(self.state.finish_current(true));
                 }
             };
-            self.bytes_read += consumed as u64;
-            if consumed == 0 {
+            if buf.is_empty() {
                 self.done = true;
-                return Ok(self.finish_current(true));
+                return Ok(self.state.finish_current(true));
             }
-            self.next_line += 1;
-            if let Some(finished) = self.take_line(line_start, line_no, cut) {
+            let (used, finished) = self.state.take_lines(buf);
+            self.reader.consume(used);
+            if finished.is_some() {
+                return Ok(finished);
+            }
+            if used > 0 {
+                continue;
+            }
+            // The next line crosses the end of the buffer or its size limit.
+            if let Some(finished) = self.read_one_line()? {
                 return Ok(Some(finished));
             }
         }
+    }
+
+    /// Reads one line into the current game (cut at the size limit), then handles it;
+    /// returns a finished game when this line starts the next one.
+    fn read_one_line(&mut self) -> io::Result<Option<RawGame>> {
+        let line_no = self.state.next_line;
+        let line_start = self.state.game_mut(line_no).bytes.len();
+        let cap = self.state.cap_at(line_start);
+        let game = self.state.game_mut(line_no);
+        let (consumed, cut) = match read_line_capped(&mut self.reader, &mut game.bytes, cap) {
+            Ok(read) => read,
+            Err(err) => {
+                // Keep what was read (reported as truncated), then report the error.
+                self.done = true;
+                self.pending_error = Some(err);
+                return Ok(self.state.finish_current(true));
+            }
+        };
+        self.state.bytes_read += consumed as u64;
+        if consumed == 0 {
+            self.done = true;
+            return Ok(self.state.finish_current(true));
+        }
+        self.state.next_line += 1;
+        Ok(self.state.take_copied_line(line_start, line_no, cut))
     }
 
     /// Looks at the first bytes: UTF-16/32 input is reported as one unreadable game.
@@ -184,12 +216,12 @@ impl<R: BufRead> Splitter<R> {
                 break;
             }
             self.reader.consume(len);
-            self.bytes_read += len as u64;
+            self.state.bytes_read += len as u64;
         }
-        let index = self.next_index;
-        self.next_index += 1;
+        let index = self.state.next_index;
+        self.state.next_index += 1;
         Ok(Some(RawGame {
-            file: self.file.clone(),
+            file: self.state.file.clone(),
             index,
             global_index: 0,
             line: 1,
@@ -199,28 +231,167 @@ impl<R: BufRead> Splitter<R> {
             problems,
         }))
     }
+}
 
-    /// Handles the line just appended at `line_start`; returns a finished game when this
-    /// line starts the next one.
-    fn take_line(&mut self, line_start: usize, line_no: u64, cut: bool) -> Option<RawGame> {
-        let game = self.game.as_mut()?;
-        let line = game.bytes.get(line_start..).unwrap_or_default();
-        let first = first_significant(line);
-        let starts_tag = first.is_some_and(|i| line.get(i) == Some(&b'['));
-        let looks_like_tag =
-            first.is_some_and(|i| looks_like_tag_line(line.get(i..).unwrap_or_default()));
+impl State {
+    /// An empty game starting at `line`, its buffers sized after the last game.
+    fn new_game(&self, line: u64) -> RawGame {
+        new_game(&self.file, self.size_hint, line)
+    }
 
+    /// The current game, started at `line` if there is none.
+    fn game_mut(&mut self, line: u64) -> &mut RawGame {
+        let State {
+            file,
+            size_hint,
+            game,
+            ..
+        } = self;
+        game.get_or_insert_with(|| new_game(file, *size_hint, line))
+    }
+
+    /// How much of a line starting at byte `line_start` of the game is kept.
+    fn cap_at(&self, line_start: usize) -> usize {
+        if self.current.overflow {
+            OVERFLOW_PEEK
+        } else {
+            self.limits
+                .max_game_bytes
+                .saturating_sub(line_start)
+                .max(OVERFLOW_PEEK)
+        }
+    }
+
+    /// Whether a line (its first significant byte at `first`) starts the next game.
+    fn is_boundary(&self, line: &[u8], first: Option<usize>) -> bool {
         let b = &self.current;
-        let boundary = if b.overflow || b.open_comment.is_some() {
+        if b.overflow || b.open_comment.is_some() {
             // An open comment or an oversized game ends only where a new game clearly starts.
-            looks_like_tag
-        } else if starts_tag {
+            first.is_some_and(|i| looks_like_tag_line(line.get(i..).unwrap_or_default()))
+        } else if first.is_some_and(|i| line.get(i) == Some(&b'[')) {
             b.has_movetext || b.finished
         } else {
             first.is_some() && b.finished && line.first() != Some(&b'%')
-        };
+        }
+    }
 
-        if boundary {
+    /// Appends bytes taken from the reader's buffer to the current game.
+    fn append(&mut self, bytes: &[u8]) {
+        if let Some(game) = self.game.as_mut() {
+            game.bytes.extend_from_slice(bytes);
+        }
+    }
+
+    /// Handles the whole lines at the front of `buf` straight from the reader's buffer,
+    /// up to the first line that is not whole there or is longer than its size limit.
+    /// Returns the bytes used and a game that one of the lines finished.
+    fn take_lines(&mut self, buf: &[u8]) -> (usize, Option<RawGame>) {
+        let mut pos = 0;
+        // `buf[copied..pos]` belongs to the current game but is not in its bytes yet.
+        let mut copied = 0;
+        while let Some(rest) = buf.get(pos..) {
+            let line_no = self.next_line;
+            let line_start = self.game_mut(line_no).bytes.len() + (pos - copied);
+            if let Some(len) = self.take_inner_line(rest, line_start, line_no) {
+                pos += len;
+                continue;
+            }
+            let Some(newline) = find_byte(b'\n', rest) else {
+                break;
+            };
+            let line = rest.get(..=newline).unwrap_or_default();
+            if line.len() > self.cap_at(line_start) {
+                break;
+            }
+            self.next_line += 1;
+            self.bytes_read += line.len() as u64;
+            let first = first_significant(line);
+            if self.is_boundary(line, first) {
+                self.append(buf.get(copied..pos).unwrap_or_default());
+                let next = self.new_game(line_no);
+                let finished = self.finish_current(false);
+                self.game = Some(next);
+                self.process_line(line, 0, first, line_no, false);
+                copied = pos;
+                pos += line.len();
+                if finished.is_some() {
+                    self.append(buf.get(copied..pos).unwrap_or_default());
+                    return (pos, finished);
+                }
+                continue;
+            }
+            if self.current.overflow {
+                // Past the size limit the line is dropped.
+                self.append(buf.get(copied..pos).unwrap_or_default());
+                pos += line.len();
+                copied = pos;
+                continue;
+            }
+            self.process_line(line, line_start, first, line_no, false);
+            pos += line.len();
+        }
+        self.append(buf.get(copied..pos).unwrap_or_default());
+        (pos, None)
+    }
+
+    /// The common case, tokenised without looking for the line's end first: a line at the
+    /// front of `rest` that belongs to the current game, which is not past its size limit. Returns its length, or `None` (and keeps nothing) when the
+    /// line is not whole in `rest`, crosses the size limit or needs the careful path.
+    fn take_inner_line(&mut self, rest: &[u8], line_start: usize, line_no: u64) -> Option<usize> {
+        if self.current.overflow {
+            return None;
+        }
+        let first = first_significant(rest);
+        if self.is_boundary(rest, first) {
+            return None;
+        }
+        let State {
+            game,
+            current,
+            limits,
+            ..
+        } = self;
+        let game = game.as_mut()?;
+        let saved = (
+            *current,
+            game.tokens.len(),
+            game.tags.len(),
+            game.problems.len(),
+        );
+        let line = Line {
+            bytes: rest,
+            base: line_start,
+            first,
+            offset: line_offset(line_no, game.line),
+            cut: false,
+        };
+        let mut out = Out {
+            tokens: &mut game.tokens,
+            tags: &mut game.tags,
+            problems: &mut game.problems,
+        };
+        let len = tokenise_line(current, &mut out, limits, line);
+        let whole = len > 0 && rest.get(len - 1) == Some(&b'\n');
+        if !whole || line_start + len > limits.max_game_bytes {
+            // Undone: the careful path reads this line again.
+            *current = saved.0;
+            game.tokens.truncate(saved.1);
+            game.tags.truncate(saved.2);
+            game.problems.truncate(saved.3);
+            return None;
+        }
+        self.next_line += 1;
+        self.bytes_read += len as u64;
+        Some(len)
+    }
+
+    /// Handles the line just copied into the current game at `line_start`; returns a
+    /// finished game when this line starts the next one.
+    fn take_copied_line(&mut self, line_start: usize, line_no: u64, cut: bool) -> Option<RawGame> {
+        let game = self.game.as_ref()?;
+        let line = game.bytes.get(line_start..).unwrap_or_default();
+        let first = first_significant(line);
+        if self.is_boundary(line, first) {
             let mut next = self.new_game(line_no);
             if let Some(game) = self.game.as_mut() {
                 let line = game.bytes.get(line_start..).unwrap_or_default();
@@ -229,7 +400,7 @@ impl<R: BufRead> Splitter<R> {
             }
             let finished = self.finish_current(false);
             self.game = Some(next);
-            self.process_line(0, line_no, cut);
+            self.process_copied_line(0, first, line_no, cut);
             return finished;
         }
         if self.current.overflow {
@@ -238,66 +409,81 @@ impl<R: BufRead> Splitter<R> {
             }
             return None;
         }
-        self.process_line(line_start, line_no, cut);
+        self.process_copied_line(line_start, first, line_no, cut);
         None
     }
 
-    /// Tokenises the line at `line_start` of the current game; the line that crosses the
-    /// size limit is still tokenised (its moves are kept), then the limit is recorded.
-    fn process_line(&mut self, line_start: usize, line_no: u64, cut: bool) {
-        let Some(game) = self.game.as_mut() else {
+    /// `process_line` for a line that is already in the game's bytes (from `line_start`).
+    fn process_copied_line(
+        &mut self,
+        line_start: usize,
+        first: Option<usize>,
+        line_no: u64,
+        cut: bool,
+    ) {
+        let State {
+            game,
+            current,
+            limits,
+            ..
+        } = self;
+        let Some(game) = game.as_mut() else {
             return;
         };
-        let line_offset = u32::try_from(line_no.saturating_sub(game.line)).unwrap_or(u32::MAX);
-        let over = (cut || game.bytes.len() > self.limits.max_game_bytes) && !self.current.overflow;
-        self.tokenise_line(line_start, line_offset);
-        let b = &mut self.current;
-        let Some(game) = self.game.as_mut() else {
-            return;
+        let RawGame {
+            bytes,
+            tags,
+            tokens,
+            problems,
+            line: game_line,
+            ..
+        } = game;
+        let line = Line {
+            bytes: bytes.get(line_start..).unwrap_or_default(),
+            base: line_start,
+            first,
+            offset: line_offset(line_no, *game_line),
+            cut,
         };
-        if over {
-            // A word the cut went through is not the word that was written.
-            if cut
-                && game.tokens.last().is_some_and(|t| {
-                    t.end as usize == game.bytes.len() && t.kind != TokenKind::Comment
-                })
-            {
-                game.tokens.pop();
-            }
-            b.overflow = true;
-            let detail = format!(
-                "the game is longer than {} MiB",
-                self.limits.max_game_bytes / (1024 * 1024)
-            );
-            push_limit(&mut b.limit_hit, game, line_offset, detail);
-        }
+        let mut out = Out {
+            tokens,
+            tags,
+            problems,
+        };
+        process_line(current, &mut out, limits, line);
     }
 
-    fn tokenise_line(&mut self, line_start: usize, line_offset: u32) {
-        let b = &mut self.current;
-        let Some(game) = self.game.as_mut() else {
+    /// `process_line` for a line that is not in the game's bytes yet: it will be at `base`.
+    fn process_line(
+        &mut self,
+        bytes: &[u8],
+        base: usize,
+        first: Option<usize>,
+        line_no: u64,
+        cut: bool,
+    ) {
+        let State {
+            game,
+            current,
+            limits,
+            ..
+        } = self;
+        let Some(game) = game.as_mut() else {
             return;
         };
-        let end = game.bytes.len();
-        let line = game.bytes.get(line_start..end).unwrap_or_default();
-        let Some(first) = first_significant(line) else {
-            return;
+        let line = Line {
+            bytes,
+            base,
+            first,
+            offset: line_offset(line_no, game.line),
+            cut,
         };
-        let mut from = line_start + first;
-        if b.open_comment.is_none() {
-            match line.get(first) {
-                Some(b'%') if first == 0 => return,
-                Some(b'[') => {
-                    b.has_tags = true;
-                    match parse_tag_line(game, from, end, line_offset) {
-                        Some(movetext_start) => from = movetext_start,
-                        None => return,
-                    }
-                }
-                _ => {}
-            }
-        }
-        lex_movetext(b, game, from, end, line_offset, &self.limits);
+        let mut out = Out {
+            tokens: &mut game.tokens,
+            tags: &mut game.tags,
+            problems: &mut game.problems,
+        };
+        process_line(current, &mut out, limits, line);
     }
 
     /// Completes the current game (if it holds anything) and numbers it.
@@ -333,39 +519,241 @@ impl<R: BufRead> Splitter<R> {
         }
         game.index = self.next_index;
         self.next_index += 1;
-        self.size_hint = (game.bytes.len(), game.tokens.len());
+        self.size_hint = (game.bytes.len(), game.tags.len(), game.tokens.len());
         Some(game)
     }
 }
 
+/// An empty game starting at `line`, its buffers sized after the last game's.
+fn new_game(file: &Arc<str>, size_hint: (usize, usize, usize), line: u64) -> RawGame {
+    let (bytes, tags, tokens) = size_hint;
+    RawGame {
+        file: file.clone(),
+        index: 0,
+        global_index: 0,
+        line,
+        bytes: Vec::with_capacity((bytes + bytes / 2).clamp(1024, 64 * 1024)),
+        tags: Vec::with_capacity((tags + tags / 4).clamp(16, 64)),
+        tokens: Vec::with_capacity((tokens + tokens / 2).clamp(64, 4096)),
+        problems: Vec::new(),
+    }
+}
+
+fn line_offset(line_no: u64, game_line: u64) -> u32 {
+    u32::try_from(line_no.saturating_sub(game_line)).unwrap_or(u32::MAX)
+}
+
+/// Tokenises a line of the current game; the line that crosses the size limit is still
+/// tokenised (its moves are kept), then the limit is recorded.
+fn process_line(b: &mut Builder, out: &mut Out<'_>, limits: &Limits, line: Line<'_>) {
+    let end = line.base + line.bytes.len();
+    let over = (line.cut || end > limits.max_game_bytes) && !b.overflow;
+    tokenise_line(b, out, limits, line);
+    if over {
+        // A word the cut went through is not the word that was written.
+        if line.cut
+            && out
+                .tokens
+                .last()
+                .is_some_and(|t| t.end as usize == end && t.kind != TokenKind::Comment)
+        {
+            out.tokens.pop();
+        }
+        b.overflow = true;
+        let detail = format!(
+            "the game is longer than {} MiB",
+            limits.max_game_bytes / (1024 * 1024)
+        );
+        push_limit(&mut b.limit_hit, out.problems, line.offset, detail);
+    }
+}
+
+/// Tokenises the line at the front of `line.bytes` (which may go on past its `\n`) and
+/// returns where it ends: just past its `\n`, or at the end of the bytes.
+fn tokenise_line(b: &mut Builder, out: &mut Out<'_>, limits: &Limits, line: Line<'_>) -> usize {
+    let Some(first) = line.first else {
+        return line_end(line.bytes, 0);
+    };
+    let mut from = first;
+    if b.open_comment.is_none() {
+        match line.bytes.get(first) {
+            Some(b'%') if first == 0 => return line_end(line.bytes, 0),
+            Some(b'[') => {
+                b.has_tags = true;
+                match parse_tag_line(out, line, first) {
+                    Ok(movetext_start) => from = movetext_start,
+                    Err(end) => return end,
+                }
+            }
+            _ => {}
+        }
+    }
+    lex_movetext(b, out, limits, line, from)
+}
+
+/// Where the line that holds `bytes[from]` ends: just past its `\n`, or at the end.
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    match find_byte(b'\n', bytes.get(from..).unwrap_or_default()) {
+        Some(newline) => from + newline + 1,
+        None => bytes.len(),
+    }
+}
+
 /// Records a limit: a `Limit` problem, after which no tokens are kept.
-fn push_limit(limit_hit: &mut bool, game: &mut RawGame, line: u32, detail: String) {
+fn push_limit(limit_hit: &mut bool, problems: &mut Vec<InputProblem>, line: u32, detail: String) {
     if *limit_hit {
         return;
     }
     *limit_hit = true;
-    game.problems.push(InputProblem {
+    problems.push(InputProblem {
         kind: InputProblemKind::LimitExceeded,
         line,
         detail,
     });
 }
 
+/// Byte classes: white space ...
+const SPACE: u8 = 1;
+/// ... a byte that ends a word (white space included) ...
+const STOP: u8 = 2;
+/// ... an ASCII digit ...
+const DIGIT: u8 = 4;
+/// ... a byte that starts a glyph or `½-½` ...
+const GLYPH_START: u8 = 8;
+/// ... and a byte that ends a tag name.
+const NAME_END: u8 = 16;
+
+/// The class bits of every byte.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: an index out of range fails the build"
+)]
+const CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let class = match byte as u8 {
+            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => SPACE | STOP | NAME_END,
+            b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'!' | b'?' | b'*' => STOP,
+            b'0'..=b'9' => DIGIT,
+            b'+' | b'-' | b'=' | b'N' | b'D' | 0xc2 | 0xe2 => GLYPH_START,
+            b'"' | b']' => NAME_END,
+            _ => 0,
+        };
+        table[byte] = class;
+        byte += 1;
+    }
+    table
+};
+
+fn class(byte: u8) -> u8 {
+    CLASSES.get(usize::from(byte)).copied().unwrap_or(0)
+}
+
 fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+    class(byte) & SPACE != 0
+}
+
+/// Bytes that end a word (a move or another unclassified token).
+fn ends_word(byte: u8) -> bool {
+    class(byte) & STOP != 0
+}
+
+/// Eight bytes at once (SWAR): `ONES` has 1 in every byte, `HIGHS` the top bit of every
+/// byte. Of the masks below only the lowest set bit is exact; higher ones may be false
+/// alarms (a borrow), so every hit is checked or only the first one is used.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The top bit of each byte of `x` that is zero (the lowest one exact).
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// The top bit of each byte of `x` equal to `byte` (the lowest one exact).
+fn bytes_equal(x: u64, byte: u8) -> u64 {
+    zero_bytes(x ^ (ONES * u64::from(byte)))
+}
+
+/// The first `byte` in `hay`: the first 32 bytes eight at a time, the rest with `memchr`
+/// (whose set-up costs more than a short search).
+fn find_byte(byte: u8, hay: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while at < 32 {
+        let Some(chunk) = hay.get(at..).and_then(|rest| rest.first_chunk::<8>()) else {
+            break;
+        };
+        let hits = bytes_equal(u64::from_le_bytes(*chunk), byte);
+        if hits != 0 {
+            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let rest = hay.get(at..)?;
+    memchr::memchr(byte, rest).map(|found| at + found)
+}
+
+/// The first `}` or `\n` in `hay` and which it is: like `find_byte`.
+fn find_close(hay: &[u8]) -> Option<(usize, u8)> {
+    let mut at = 0;
+    let found = loop {
+        if at >= 32 {
+            break memchr::memchr2(b'}', b'\n', hay.get(at..)?).map(|found| at + found);
+        }
+        let Some(chunk) = hay.get(at..).and_then(|rest| rest.first_chunk::<8>()) else {
+            break memchr::memchr2(b'}', b'\n', hay.get(at..)?).map(|found| at + found);
+        };
+        let x = u64::from_le_bytes(*chunk);
+        let hits = bytes_equal(x, b'}') | bytes_equal(x, b'\n');
+        if hits != 0 {
+            break Some(at + (hits.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }?;
+    Some((found, *hay.get(found)?))
+}
+
+/// Length of the word at the start of `rest`, whose first byte does not end a word.
+fn word_len(rest: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(chunk) = rest.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*chunk);
+        // Every byte that ends a word is below `+`, or `;`/`?` (`x | 4` is `?`), or
+        // `{`/`}` (`x | 6` is 0x7f); the few other bytes these let through are checked.
+        let below = x.wrapping_sub(ONES * 0x2b) & !x & HIGHS;
+        let mut hits =
+            below | bytes_equal(x | (ONES * 0x04), b'?') | bytes_equal(x | (ONES * 0x06), 0x7f);
+        while hits != 0 {
+            let shift = hits.trailing_zeros() & !7;
+            if ends_word((x >> shift) as u8) {
+                return at + (shift / 8) as usize;
+            }
+            hits &= hits - 1;
+        }
+        at += 8;
+    }
+    // Fewer than eight bytes are left.
+    let tail = rest.get(at..).unwrap_or_default();
+    at + tail
+        .iter()
+        .position(|&b| ends_word(b))
+        .unwrap_or(tail.len())
 }
 
 fn is_bom_at(bytes: &[u8], i: usize) -> bool {
     bytes.get(i..i + 3) == Some(&[0xef, 0xbb, 0xbf][..])
 }
 
-/// Index of the first byte that is not white space or a byte-order mark.
+/// Index of the first byte of the line at the front of `line` that is not white space or
+/// a byte-order mark; `None` when the line (up to its `\n`) holds none.
 fn first_significant(line: &[u8]) -> Option<usize> {
     let mut i = 0;
     while let Some(&byte) = line.get(i) {
-        if is_space(byte) {
+        if byte == b'\n' {
+            return None;
+        } else if is_space(byte) {
             i += 1;
-        } else if is_bom_at(line, i) {
+        } else if byte == 0xef && is_bom_at(line, i) {
             i += 3;
         } else {
             return Some(i);
@@ -396,50 +784,54 @@ fn offset(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 
-/// Parses the tag pairs of a line starting at `start` (a `[`). Returns where movetext
-/// continues on the same line, if anything follows the last `]`.
-fn parse_tag_line(game: &mut RawGame, start: usize, end: usize, line: u32) -> Option<usize> {
+/// Parses the tag pairs of a line from `start` (a `[`). Returns where movetext continues
+/// on the same line if anything follows the last `]`, else where the line ends.
+fn parse_tag_line(out: &mut Out<'_>, line: Line<'_>, start: usize) -> Result<usize, usize> {
+    let bytes = line.bytes;
     let mut i = start;
     loop {
-        match parse_one_tag(&game.bytes, i, end) {
+        match parse_one_tag(bytes, i) {
             Ok((tag_name, value, next, repaired)) => {
                 if repaired {
-                    game.problems.push(InputProblem {
+                    let name = bytes.get(tag_name.0..tag_name.1).unwrap_or_default();
+                    out.problems.push(InputProblem {
                         kind: InputProblemKind::UnescapedQuote,
-                        line,
+                        line: line.offset,
                         detail: format!(
                             "the value of tag {} holds unescaped quotes",
-                            String::from_utf8_lossy(
-                                game.text(offset(tag_name.0), offset(tag_name.1))
-                            )
+                            String::from_utf8_lossy(name)
                         ),
                     });
                 }
-                game.tags.push(RawTag {
-                    name: (offset(tag_name.0), offset(tag_name.1)),
-                    value: (offset(value.0), offset(value.1)),
-                    line,
+                out.tags.push(RawTag {
+                    name: (
+                        offset(line.base + tag_name.0),
+                        offset(line.base + tag_name.1),
+                    ),
+                    value: (offset(line.base + value.0), offset(line.base + value.1)),
+                    line: line.offset,
                 });
-                let bytes = game.bytes.get(next..end).unwrap_or_default();
-                match first_significant(bytes) {
-                    None => return None,
-                    Some(j) if bytes.get(j) == Some(&b'[') => i = next + j,
-                    Some(j) => return Some(next + j),
+                let rest = bytes.get(next..).unwrap_or_default();
+                match first_significant(rest) {
+                    None => return Err(line_end(bytes, next)),
+                    Some(j) if rest.get(j) == Some(&b'[') => i = next + j,
+                    Some(j) => return Ok(next + j),
                 }
             }
             Err(()) => {
-                let text = game.bytes.get(start..end).unwrap_or_default();
+                let end = line_end(bytes, start);
+                let text = bytes.get(start..end).unwrap_or_default();
                 let shown = String::from_utf8_lossy(text)
                     .trim_end()
                     .chars()
                     .take(60)
                     .collect::<String>();
-                game.problems.push(InputProblem {
+                out.problems.push(InputProblem {
                     kind: InputProblemKind::Unreadable,
-                    line,
+                    line: line.offset,
                     detail: format!("malformed tag pair `{shown}`"),
                 });
-                return None;
+                return Err(end);
             }
         }
     }
@@ -447,23 +839,44 @@ fn parse_tag_line(game: &mut RawGame, start: usize, end: usize, line: u32) -> Op
 
 type Span = (usize, usize);
 
+/// How many bytes at the start of `rest` a tag value runs over without a `\\`, `"` or
+/// line end.
+fn skip_value_bytes(rest: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(chunk) = rest.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*chunk);
+        let hits = bytes_equal(x, b'"') | bytes_equal(x, b'\\') | bytes_equal(x, b'\n');
+        if hits != 0 {
+            return at + (hits.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    let tail = rest.get(at..).unwrap_or_default();
+    at + tail
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\\' | b'\n'))
+        .unwrap_or(tail.len())
+}
+
 /// One `[Name "value"]` at `start`: the name, the raw value, where parsing stopped, and
 /// whether unescaped inner quotes were repaired (the value runs to the last quote before `]`).
-fn parse_one_tag(bytes: &[u8], start: usize, end: usize) -> Result<(Span, Span, usize, bool), ()> {
-    let at = |i: usize| if i < end { bytes.get(i).copied() } else { None };
+/// Nothing past the line's `\n` is looked at.
+fn parse_one_tag(bytes: &[u8], start: usize) -> Result<(Span, Span, usize, bool), ()> {
+    let at = |i: usize| bytes.get(i).copied();
+    let in_line_space = |c: u8| c != b'\n' && is_space(c);
     let mut i = start + 1;
-    while at(i).is_some_and(is_space) {
+    while at(i).is_some_and(in_line_space) {
         i += 1;
     }
     let name_start = i;
-    while at(i).is_some_and(|c| !is_space(c) && c != b'"' && c != b']') {
+    while at(i).is_some_and(|c| class(c) & NAME_END == 0) {
         i += 1;
     }
     let name = (name_start, i);
     if name.0 == name.1 {
         return Err(());
     }
-    while at(i).is_some_and(is_space) {
+    while at(i).is_some_and(in_line_space) {
         i += 1;
     }
     if at(i) != Some(b'"') {
@@ -474,6 +887,7 @@ fn parse_one_tag(bytes: &[u8], start: usize, end: usize) -> Result<(Span, Span, 
     let mut repaired = false;
     while let Some(c) = at(i) {
         match c {
+            b'\\' if at(i + 1) == Some(b'\n') => break,
             b'\\' => i += 2,
             b'"' => {
                 let mut j = i + 1;
@@ -487,89 +901,138 @@ fn parse_one_tag(bytes: &[u8], start: usize, end: usize) -> Result<(Span, Span, 
                 i += 1;
             }
             b'\n' => break,
-            _ => i += 1,
+            _ => i += 1 + skip_value_bytes(bytes.get(i + 1..).unwrap_or_default()),
         }
     }
     Err(())
 }
 
-/// Bytes that end a word (a move or another unclassified token).
-fn ends_word(byte: u8) -> bool {
-    is_space(byte)
-        || matches!(
-            byte,
-            b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'!' | b'?' | b'*'
-        )
-}
-
-/// Tokenises movetext bytes `from..end` of one line.
+/// Tokenises the movetext of a line from `from`; returns where the line ends (just past its
+/// `\n`, or at the end of the bytes).
 fn lex_movetext(
     st: &mut Builder,
-    game: &mut RawGame,
-    from: usize,
-    end: usize,
-    line: u32,
+    out: &mut Out<'_>,
     limits: &Limits,
-) {
+    line: Line<'_>,
+    from: usize,
+) -> usize {
+    let bytes = line.bytes;
+    let base = line.base;
     let mut i = from;
-    let push = |game: &mut RawGame, limit_hit: &bool, kind, start: usize, stop: usize| {
-        if !*limit_hit {
-            game.tokens.push(Token {
+    let push = |tokens: &mut Vec<Token>, limit_hit: bool, kind, start: usize, stop: usize| {
+        if !limit_hit {
+            tokens.push(Token {
                 kind,
-                start: offset(start),
-                end: offset(stop),
-                line,
+                start: offset(base + start),
+                end: offset(base + stop),
+                line: line.offset,
             });
         }
     };
-    while i < end {
-        if let Some((comment_start, comment_line)) = st.open_comment {
-            let rest = game.bytes.get(i..end).unwrap_or_default();
-            match memchr::memchr(b'}', rest) {
-                Some(close) => {
-                    let stop = i + close + 1;
-                    if !st.limit_hit {
-                        game.tokens.push(Token {
-                            kind: TokenKind::Comment,
-                            start: comment_start,
-                            end: offset(stop),
-                            line: comment_line,
-                        });
-                    }
-                    st.open_comment = None;
-                    i = stop;
-                    continue;
-                }
-                None => return,
-            }
+    if let Some((comment_start, comment_line)) = st.open_comment {
+        // A comment opened on an earlier line.
+        let rest = bytes.get(i..).unwrap_or_default();
+        let close = match find_close(rest) {
+            Some((close, b'}')) => close,
+            Some((newline, _)) => return i + newline + 1,
+            None => return bytes.len(),
+        };
+        let stop = i + close + 1;
+        if !st.limit_hit {
+            out.tokens.push(Token {
+                kind: TokenKind::Comment,
+                start: comment_start,
+                end: offset(base + stop),
+                line: comment_line,
+            });
         }
-        let Some(&c) = game.bytes.get(i) else { return };
-        if is_space(c) {
+        st.open_comment = None;
+        i = stop;
+    }
+    loop {
+        let Some(&c) = bytes.get(i) else {
+            return bytes.len();
+        };
+        let cls = class(c);
+        if cls & SPACE != 0 {
+            if c == b'\n' {
+                return i + 1;
+            }
             i += 1;
             continue;
         }
-        if c == 0xef && is_bom_at(&game.bytes, i) {
+        if c == 0xef && is_bom_at(bytes, i) {
             i += 3;
             continue;
         }
         st.has_movetext = true;
+        if cls & STOP == 0 {
+            // A word: a move, a move number, a result or a glyph.
+            let rest = bytes.get(i..).unwrap_or_default();
+            let len = word_len(rest);
+            let word = rest.get(..len).unwrap_or_default();
+            let kind = if cls & DIGIT != 0 {
+                let digits = word
+                    .iter()
+                    .position(|&b| class(b) & DIGIT == 0)
+                    .unwrap_or(len);
+                // A move number glued to its move (`1.e4`, `12...Nf6`) is split off.
+                if word.get(digits) == Some(&b'.') {
+                    let dots = word
+                        .get(digits..)
+                        .unwrap_or_default()
+                        .iter()
+                        .take_while(|&&b| b == b'.')
+                        .count();
+                    let stop = i + digits + dots;
+                    push(out.tokens, st.limit_hit, TokenKind::MoveNumber, i, stop);
+                    i = stop;
+                    continue;
+                }
+                match word {
+                    b"1-0" | b"0-1" | b"1/2-1/2" => TokenKind::Result,
+                    _ if digits == len => TokenKind::MoveNumber,
+                    _ => TokenKind::Word,
+                }
+            } else if cls & GLYPH_START != 0 {
+                classify_word(word)
+            } else {
+                TokenKind::Word
+            };
+            if kind == TokenKind::Result && st.depth == 0 {
+                st.finished = true;
+            }
+            push(out.tokens, st.limit_hit, kind, i, i + len);
+            i += len;
+            continue;
+        }
         match c {
             b'{' => {
-                st.open_comment = Some((offset(i), line));
-                i += 1;
+                let rest = bytes.get(i + 1..).unwrap_or_default();
+                let close = match find_close(rest) {
+                    Some((close, b'}')) => close,
+                    found => {
+                        // The comment goes on on the next lines.
+                        st.open_comment = Some((offset(base + i), line.offset));
+                        return found.map_or(bytes.len(), |(newline, _)| i + 1 + newline + 1);
+                    }
+                };
+                let stop = i + 1 + close + 1;
+                push(out.tokens, st.limit_hit, TokenKind::Comment, i, stop);
+                i = stop;
             }
             b';' => {
+                let end = line_end(bytes, i);
                 let mut stop = end;
                 while stop > i
-                    && game
-                        .bytes
+                    && bytes
                         .get(stop - 1)
                         .is_some_and(|&b| b == b'\n' || b == b'\r')
                 {
                     stop -= 1;
                 }
-                push(game, &st.limit_hit, TokenKind::Comment, i, stop);
-                return;
+                push(out.tokens, st.limit_hit, TokenKind::Comment, i, stop);
+                return end;
             }
             b'(' => {
                 st.depth += 1;
@@ -578,75 +1041,56 @@ fn lex_movetext(
                         "variations are nested deeper than {} levels",
                         limits.max_depth
                     );
-                    push_limit(&mut st.limit_hit, game, line, detail);
+                    push_limit(&mut st.limit_hit, out.problems, line.offset, detail);
                 }
-                push(game, &st.limit_hit, TokenKind::VariationStart, i, i + 1);
+                push(
+                    out.tokens,
+                    st.limit_hit,
+                    TokenKind::VariationStart,
+                    i,
+                    i + 1,
+                );
                 i += 1;
             }
             b')' => {
-                push(game, &st.limit_hit, TokenKind::VariationEnd, i, i + 1);
+                push(out.tokens, st.limit_hit, TokenKind::VariationEnd, i, i + 1);
                 st.depth = st.depth.saturating_sub(1);
                 i += 1;
             }
             b'$' => {
-                let mut j = i + 1;
-                while j < end && game.bytes.get(j).is_some_and(u8::is_ascii_digit) {
-                    j += 1;
-                }
-                let kind = if j > i + 1 {
+                let digits = bytes
+                    .get(i + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let kind = if digits > 0 {
                     TokenKind::Nag
                 } else {
                     TokenKind::Word
                 };
-                push(game, &st.limit_hit, kind, i, j);
-                i = j;
+                push(out.tokens, st.limit_hit, kind, i, i + 1 + digits);
+                i += 1 + digits;
             }
             b'!' | b'?' => {
                 let mut j = i + 1;
-                if j < end && matches!(game.bytes.get(j), Some(b'!' | b'?')) {
+                if matches!(bytes.get(j), Some(b'!' | b'?')) {
                     j += 1;
                 }
-                push(game, &st.limit_hit, TokenKind::Nag, i, j);
+                push(out.tokens, st.limit_hit, TokenKind::Nag, i, j);
                 i = j;
             }
             b'*' => {
-                push(game, &st.limit_hit, TokenKind::Result, i, i + 1);
+                push(out.tokens, st.limit_hit, TokenKind::Result, i, i + 1);
                 if st.depth == 0 {
                     st.finished = true;
                 }
                 i += 1;
             }
-            b'}' => {
-                push(game, &st.limit_hit, TokenKind::Word, i, i + 1);
-                i += 1;
-            }
             _ => {
-                let rest = game.bytes.get(i..end).unwrap_or_default();
-                let j = i + rest
-                    .iter()
-                    .position(|&b| ends_word(b))
-                    .unwrap_or(rest.len());
-                // A move number glued to its move (`1.e4`, `12...Nf6`) is split off.
-                let word = game.bytes.get(i..j).unwrap_or_default();
-                let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
-                if digits > 0 && digits < word.len() && word.get(digits) == Some(&b'.') {
-                    let dots = word.iter().skip(digits).take_while(|&&b| b == b'.').count();
-                    push(
-                        game,
-                        &st.limit_hit,
-                        TokenKind::MoveNumber,
-                        i,
-                        i + digits + dots,
-                    );
-                    i += digits + dots;
-                    continue;
-                }
-                let kind = classify_word(word, digits);
-                if kind == TokenKind::Result && st.depth == 0 {
-                    st.finished = true;
-                }
-                push(game, &st.limit_hit, kind, i, j);
-                i = j;
+                // `}` outside a comment.
+                push(out.tokens, st.limit_hit, TokenKind::Word, i, i + 1);
+                i += 1;
             }
         }
     }
@@ -662,16 +1106,10 @@ fn could_be_glyph(word: &[u8]) -> bool {
     }
 }
 
-fn classify_word(word: &[u8], digits: usize) -> TokenKind {
-    match word {
-        b"1-0" | b"0-1" | b"1/2-1/2" => return TokenKind::Result,
-        _ => {}
-    }
+/// The kind of a word that starts like a glyph or `½-½` (not with a digit).
+fn classify_word(word: &[u8]) -> TokenKind {
     if word == "½-½".as_bytes() {
         return TokenKind::Result;
-    }
-    if digits == word.len() {
-        return TokenKind::MoveNumber;
     }
     if could_be_glyph(word) && GLYPHS.iter().any(|g| g.as_bytes() == word) {
         return TokenKind::Glyph;
@@ -715,6 +1153,89 @@ fn read_line_capped<R: BufRead>(
         consumed += len;
         if done {
             return Ok((consumed, cut));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        reason = "a test fails loudly"
+    )]
+
+    use std::io::{BufReader, Cursor};
+
+    use super::{Limits, Splitter, ends_word, find_byte, find_close, word_len};
+
+    /// The eight-bytes-at-once scans agree with a byte-at-a-time scan, for every byte value
+    /// at every position of a word.
+    #[test]
+    fn word_ends_are_found_as_byte_by_byte() {
+        for len in 1..20 {
+            for stop in 0..=255u8 {
+                let mut word = vec![b'a'; len];
+                word.push(stop);
+                word.extend_from_slice(b"xyz  ");
+                let expected = word.iter().position(|&b| ends_word(b)).unwrap();
+                assert_eq!(word_len(&word), expected, "byte {stop:#x} after {len}");
+                word.truncate(len);
+                assert_eq!(word_len(&word), len);
+            }
+        }
+    }
+
+    #[test]
+    fn short_searches_agree_with_memchr() {
+        for len in 0..80 {
+            for at in 0..len {
+                for needle in [b'}', b'\n', b'x'] {
+                    let mut hay = vec![b'a'; len];
+                    hay[at] = needle;
+                    if at + 3 < len {
+                        hay[at + 3] = b'\n';
+                    }
+                    assert_eq!(find_byte(needle, &hay), memchr::memchr(needle, &hay));
+                    let close = memchr::memchr2(b'}', b'\n', &hay).map(|i| (i, hay[i]));
+                    assert_eq!(find_close(&hay), close);
+                }
+            }
+        }
+    }
+
+    fn split_all(reader: impl std::io::BufRead, limits: Limits) -> Vec<String> {
+        let mut splitter = Splitter::new(reader, "t".into(), limits);
+        let mut games = Vec::new();
+        while let Some(game) = splitter.next_game().unwrap() {
+            games.push(format!("{game:?}"));
+        }
+        games
+    }
+
+    /// Lines are tokenised in the reader's buffer when they lie whole in it and copied
+    /// first when they do not: both ways give the same games, whatever the buffer size.
+    #[test]
+    fn games_do_not_depend_on_the_read_buffer() {
+        let pgn = concat!(
+            "\u{feff}[Event \"a\"]\n[White \"x \"y\" z\"]\n\n",
+            "1.e4 {a comment\n[Not \"a tag\" ... } e5 ; rest\r\n",
+            "% escape\n2... Nf3!? $12 (2. d4 (2. c4)) ½-½ +- N\n\n",
+            "1. d4 d5 1-0\n1. c4 *\n[Event \"b\"\n[Site \"c\"] 1. e4\n",
+            "{ open [Event \"d\"]\n[Event \"e\"]\n1. f4 { never closed",
+        )
+        .as_bytes();
+        let limits = Limits {
+            max_game_bytes: 64,
+            max_depth: 1,
+        };
+        for limits in [Limits::default(), limits] {
+            let expected = split_all(Cursor::new(pgn), limits);
+            assert!(expected.len() > 2, "{expected:#?}");
+            for capacity in [1, 2, 3, 7, 16, 64, 4096] {
+                let reader = BufReader::with_capacity(capacity, pgn);
+                assert_eq!(split_all(reader, limits), expected, "capacity {capacity}");
+            }
         }
     }
 }
