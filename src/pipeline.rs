@@ -75,14 +75,16 @@ impl Pipeline {
         let progress = Progress::new(total_bytes, self.show_progress);
         let counter = Arc::new(AtomicU64::new(0));
         let mut totals = Totals::default();
+        // Hands a batch's results to the sink; returns the games for their buffers' reuse.
         let mut deliver = |message: Message,
                            results: Option<Vec<T>>,
                            totals: &mut Totals|
-         -> anyhow::Result<()> {
+         -> anyhow::Result<Option<Vec<RawGame>>> {
             match message {
                 Message::InputError(text) => {
                     eprintln!("pgnkit: {text}");
                     totals.input_errors += 1;
+                    Ok(None)
                 }
                 Message::Games(games) => {
                     let results = results.unwrap_or_default();
@@ -92,9 +94,9 @@ impl Pipeline {
                         sink(game, result)?;
                     }
                     progress.update(counter.load(Ordering::Relaxed), totals.games);
+                    Ok(Some(games))
                 }
             }
-            Ok(())
         };
 
         let outcome = if self.threads <= 1 {
@@ -132,7 +134,7 @@ impl Pipeline {
     where
         T: Send,
         P: Fn(&RawGame) -> T + Sync,
-        D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<()>,
+        D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Vec<RawGame>>>,
     {
         // Plain threads blocked on channels: idle workers sleep instead of spinning for
         // work (rayon's idle spin took CPU from the reader on 2 cores).
@@ -143,6 +145,9 @@ impl Pipeline {
         let (ticket_tx, ticket_rx) = crossbeam_channel::bounded::<()>(max_in_flight);
         let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Message)>(workers);
         let (done_tx, done_rx) = crossbeam_channel::bounded::<Done<T>>(max_in_flight);
+        // Games written go back to the reader, whose splitter reuses their buffers: memory
+        // is allocated and freed on the reader's thread, not handed across threads.
+        let (spent_tx, spent_rx) = crossbeam_channel::bounded::<Vec<RawGame>>(max_in_flight);
 
         std::thread::scope(|scope| {
             let reader = std::thread::Builder::new()
@@ -155,7 +160,7 @@ impl Pipeline {
                             .and_then(|()| work_tx.send((seq, message)).map_err(|_| SendError(())))
                             .map_err(|_| anyhow!("the writer stopped"))?;
                         seq += 1;
-                        Ok(())
+                        Ok(spent_rx.try_recv().ok())
                     })
                 })?;
             for i in 0..workers {
@@ -176,7 +181,14 @@ impl Pipeline {
                     })?;
             }
             drop((work_rx, done_tx));
-            let written = write_in_order(done_rx, ticket_rx, &mut deliver);
+            let written = write_in_order(done_rx, ticket_rx, &mut |message, results| {
+                let spent = deliver(message, results)?;
+                if let Some(games) = spent {
+                    // A full channel only means the reader has enough spares.
+                    let _ = spent_tx.try_send(games);
+                }
+                Ok(())
+            });
             // When the writer stopped early, its receivers are gone: the workers and the
             // reader find their channels closed and stop.
             let read = reader
@@ -223,12 +235,12 @@ struct ReadCounts {
 }
 
 /// The reader: opens each source in turn, splits it into games and emits batches of the
-/// games picked.
+/// games picked. `emit` may hand back games already written, for their buffers' reuse.
 fn read_all(
     sources: &[Source],
     pipeline: &Pipeline,
     counter: Arc<AtomicU64>,
-    emit: &mut impl FnMut(Message) -> anyhow::Result<()>,
+    emit: &mut impl FnMut(Message) -> anyhow::Result<Option<Vec<RawGame>>>,
 ) -> anyhow::Result<ReadCounts> {
     let mut global_index = 0u64;
     let mut sources_reached = 0u64;
@@ -275,7 +287,10 @@ fn read_all(
                     batch_bytes += game.bytes.len();
                     batch.push(game);
                     if batch.len() >= BATCH_GAMES || batch_bytes >= BATCH_BYTES {
-                        emit(Message::Games(std::mem::take(&mut batch)))?;
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_GAMES));
+                        if let Some(mut spent) = emit(Message::Games(full))? {
+                            splitter.recycle(&mut spent);
+                        }
                         batch_bytes = 0;
                     }
                 }

@@ -24,6 +24,29 @@ pub struct RawGame {
 }
 
 impl RawGame {
+    /// Empties the game for reuse as a new one starting at `line`, keeping its buffers'
+    /// capacity. (Every field is named, so a new field cannot be forgotten here.)
+    pub fn reset(&mut self, file: Arc<str>, line: u64) {
+        let RawGame {
+            file: old_file,
+            index,
+            global_index,
+            line: old_line,
+            bytes,
+            tags,
+            tokens,
+            problems,
+        } = self;
+        *old_file = file;
+        *index = 0;
+        *global_index = 0;
+        *old_line = line;
+        bytes.clear();
+        tags.clear();
+        tokens.clear();
+        problems.clear();
+    }
+
     /// The bytes of a token or tag part.
     pub fn text(&self, start: u32, end: u32) -> &[u8] {
         self.bytes

@@ -65,7 +65,15 @@ struct State {
     /// Bytes, tags and tokens of the last game: a new game's buffers start at about this
     /// size, so that they are not grown (copied) line by line.
     size_hint: (usize, usize, usize),
+    /// Games handed back after use (`Splitter::recycle`): their buffers are reused, so a
+    /// long run allocates nothing per game once the first batches have come back.
+    spare: Vec<RawGame>,
 }
+
+/// Spare games kept at most, and the largest buffer a spare game may keep (a game near
+/// the size limit is not held on to).
+const MAX_SPARE: usize = 256;
+const MAX_SPARE_BYTES: usize = 64 * 1024;
 
 /// The tokeniser's state for the game being assembled.
 #[derive(Default, Clone, Copy)]
@@ -115,11 +123,24 @@ impl<R: BufRead> Splitter<R> {
                 current: Builder::default(),
                 bytes_read: 0,
                 size_hint: (0, 0, 0),
+                spare: Vec::new(),
             },
             at_start: true,
             done: false,
             pending_error: None,
         }
+    }
+
+    /// Takes back games that have been used, to reuse their buffers (`games` is left empty).
+    pub fn recycle(&mut self, games: &mut Vec<RawGame>) {
+        let spare = &mut self.state.spare;
+        let room = MAX_SPARE.saturating_sub(spare.len());
+        spare.extend(
+            games
+                .drain(..)
+                .filter(|game| game.bytes.capacity() <= MAX_SPARE_BYTES)
+                .take(room),
+        );
     }
 
     /// Bytes consumed from the (decompressed) stream so far.
@@ -235,8 +256,8 @@ impl<R: BufRead> Splitter<R> {
 
 impl State {
     /// An empty game starting at `line`, its buffers sized after the last game.
-    fn new_game(&self, line: u64) -> RawGame {
-        new_game(&self.file, self.size_hint, line)
+    fn new_game(&mut self, line: u64) -> RawGame {
+        take_game(&mut self.spare, &self.file, self.size_hint, line)
     }
 
     /// The current game, started at `line` if there is none.
@@ -245,9 +266,10 @@ impl State {
             file,
             size_hint,
             game,
+            spare,
             ..
         } = self;
-        game.get_or_insert_with(|| new_game(file, *size_hint, line))
+        game.get_or_insert_with(|| take_game(spare, file, *size_hint, line))
     }
 
     /// How much of a line starting at byte `line_start` of the game is kept.
@@ -525,6 +547,20 @@ impl State {
 }
 
 /// An empty game starting at `line`, its buffers sized after the last game's.
+/// A spare game emptied for reuse, or a new one.
+fn take_game(
+    spare: &mut Vec<RawGame>,
+    file: &Arc<str>,
+    size_hint: (usize, usize, usize),
+    line: u64,
+) -> RawGame {
+    let Some(mut game) = spare.pop() else {
+        return new_game(file, size_hint, line);
+    };
+    game.reset(file.clone(), line);
+    game
+}
+
 fn new_game(file: &Arc<str>, size_hint: (usize, usize, usize), line: u64) -> RawGame {
     let (bytes, tags, tokens) = size_hint;
     RawGame {
@@ -1237,5 +1273,28 @@ mod tests {
                 assert_eq!(split_all(reader, limits), expected, "capacity {capacity}");
             }
         }
+    }
+
+    /// Games handed back with `recycle` are reused for later games and carry nothing of
+    /// the game they held: the games read after recycling equal those of a fresh splitter.
+    #[test]
+    fn recycled_games_start_empty() {
+        let pgn = concat!(
+            "[Event \"a\"]\n[White \"x\"]\n\n1. e4 { a long comment } e5 $1 (1... c5) 1-0\n\n",
+            "[Event \"b\"]\n\n1. d4 {unclosed\n\n[Event \"c\"]\n1. c4 *\n\n",
+            "[Event \"d\"]\n[Site \"bad \"quote\" here\"]\n\n1. Nf3 1/2-1/2\n\n",
+            "1. g3 0-1\n\n[Event \"f\"]\n\n1. b3\n",
+        )
+        .as_bytes();
+        let expected = split_all(Cursor::new(pgn), Limits::default());
+        let mut splitter = Splitter::new(Cursor::new(pgn), "t".into(), Limits::default());
+        let mut found = Vec::new();
+        while let Some(game) = splitter.next_game().unwrap() {
+            found.push(format!("{game:?}"));
+            // Every game goes back at once, so each later one reuses an earlier one.
+            splitter.recycle(&mut vec![game]);
+        }
+        assert!(expected.len() >= 5, "{expected:#?}");
+        assert_eq!(found, expected);
     }
 }
