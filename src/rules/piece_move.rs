@@ -50,7 +50,11 @@ pub fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<Move> {
             Bitboard::from_square(king)
         }
         Role::Pawn => pawn_origin(pos, to, capture)?,
-        _ => attacks::attacks(to, role.of(turn), occupied) & board.by_piece(role.of(turn)),
+        // Each role's own lookup: `attacks::attacks` dispatches on the role out of line.
+        Role::Knight => attacks::knight_attacks(to) & board.by_piece(role.of(turn)),
+        Role::Bishop => attacks::bishop_attacks(to, occupied) & board.by_piece(role.of(turn)),
+        Role::Rook => attacks::rook_attacks(to, occupied) & board.by_piece(role.of(turn)),
+        Role::Queen => attacks::queen_attacks(to, occupied) & board.by_piece(role.of(turn)),
     };
     let from_squares = from_squares
         & file.map_or(Bitboard::FULL, Bitboard::from_file)

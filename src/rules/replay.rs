@@ -345,7 +345,6 @@ impl Replay<'_> {
         }
         self.report.draws.before_move(&self.pos, m);
         self.played.push((m, (token.start, token.end)));
-        let before = self.pos.clone();
         self.pos.play_unchecked(m);
         self.report.plies += 1;
         let ply = self.report.plies;
@@ -363,6 +362,7 @@ impl Replay<'_> {
             None
         };
         if written_suffix != actual_suffix {
+            let before = self.position_before_last_move();
             self.check_suffix_finding(&before, token, written_suffix, actual_suffix);
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
@@ -384,6 +384,17 @@ impl Replay<'_> {
             self.automatic_end = end.map(|t| (ply, t));
         }
         visitor.position(ply, self.raw.token_text(token), &self.pos);
+    }
+
+    /// The position before the move just played, replayed from the start: asked only for
+    /// a rare finding, so the legal path keeps no copy of every position.
+    fn position_before_last_move(&self) -> Chess {
+        let mut pos = self.start.clone();
+        let earlier = self.played.len().saturating_sub(1);
+        for &(m, _) in self.played.iter().take(earlier) {
+            pos.play_unchecked(m);
+        }
+        pos
     }
 
     fn check_suffix_finding(
