@@ -188,11 +188,9 @@ impl Replay<'_> {
     fn run(&mut self, visitor: &mut impl PlyVisitor) {
         let raw = self.raw;
         self.report_input_problems();
-        let marker = self.scan_marker();
-        self.marker = marker;
         let tag_result = self.report.tags.get("Result").map(str::to_string);
-        self.report.result = result::recorded_result(tag_result.as_deref(), marker);
         if self.report.status == Status::Unreadable {
+            self.record_result(tag_result.as_deref(), self.scan_marker(0, 0));
             return;
         }
         match setup::start_position(&self.report.tags) {
@@ -201,6 +199,7 @@ impl Replay<'_> {
                 self.report.castling_mode = mode;
             }
             Err(SetupError::UnsupportedVariant(variant)) => {
+                self.record_result(tag_result.as_deref(), self.scan_marker(0, 0));
                 self.report.status = Status::UnsupportedVariant;
                 self.game_finding(
                     Code::SetupUnsupportedVariant,
@@ -211,6 +210,7 @@ impl Replay<'_> {
                 return;
             }
             Err(SetupError::InvalidFen(message)) => {
+                self.record_result(tag_result.as_deref(), self.scan_marker(0, 0));
                 self.report.status = Status::InvalidSetup;
                 self.game_finding(Code::SetupInvalidFen, message);
                 return;
@@ -226,6 +226,8 @@ impl Replay<'_> {
         let start = self.options.variations.then(|| self.pos.clone());
         let mut depth = 0u32;
         let mut stopped = false;
+        // The first termination marker outside variations, found on the way.
+        let mut marker = None;
         let mut i = 0;
         while let Some(token) = raw.tokens.get(i) {
             match token.kind {
@@ -238,10 +240,19 @@ impl Replay<'_> {
                         break;
                     }
                 },
+                TokenKind::Result if depth == 0 && marker.is_none() => {
+                    marker = Some(self.marker_of(token));
+                }
                 _ => {}
             }
             i += 1;
         }
+        let marker = match marker {
+            Some(found) => found,
+            // Stopped at an error: the marker may come later.
+            None => self.scan_marker(i + 1, depth),
+        };
+        self.record_result(tag_result.as_deref(), marker);
         if let Some(start) = start {
             let found = variations::check(raw, &start, self.options);
             self.report.findings.extend(found);
@@ -276,21 +287,27 @@ impl Replay<'_> {
         self.raw.problems.iter().any(|p| p.kind == kind)
     }
 
-    /// The first termination marker outside variations.
-    fn scan_marker(&self) -> Option<GameResult> {
-        let mut depth = 0u32;
-        for token in &self.raw.tokens {
+    /// The first termination marker outside variations from token `from` on, at `depth`.
+    fn scan_marker(&self, from: usize, mut depth: u32) -> Option<GameResult> {
+        for token in self.raw.tokens.iter().skip(from) {
             match token.kind {
                 TokenKind::VariationStart => depth += 1,
                 TokenKind::VariationEnd => depth = depth.saturating_sub(1),
-                TokenKind::Result if depth == 0 => {
-                    let text = String::from_utf8_lossy(self.raw.token_text(token));
-                    return GameResult::parse(&text);
-                }
+                TokenKind::Result if depth == 0 => return self.marker_of(token),
                 _ => {}
             }
         }
         None
+    }
+
+    fn marker_of(&self, token: &Token) -> Option<GameResult> {
+        GameResult::parse(&String::from_utf8_lossy(self.raw.token_text(token)))
+    }
+
+    /// R of SPEC.md, from the Result tag and the termination marker.
+    fn record_result(&mut self, tag_result: Option<&str>, marker: Option<GameResult>) {
+        self.marker = marker;
+        self.report.result = result::recorded_result(tag_result, marker);
     }
 
     /// Plays the move token at `index`, or reports why it cannot be played. Returns the
