@@ -132,12 +132,14 @@ fn leaves_king_safe(pos: &Chess, king: Square, from: Square, to: Square) -> bool
     if !attacks::ray(king, from).any() {
         return true;
     }
+    // Not in check before the move, so only a slider behind `from` can now attack: the
+    // enemy bishops, rooks and queens seen from the king (one captured on `to` excepted).
     let board = pos.board();
     let occupied = board.occupied().without(from).with(to);
-    board
-        .attacks_to(king, !pos.turn(), occupied)
-        .without(to)
-        .is_empty()
+    let them = board.by_color(!pos.turn()).without(to);
+    let diagonal = attacks::bishop_attacks(king, occupied) & board.bishops_and_queens();
+    let straight = attacks::rook_attacks(king, occupied) & board.rooks_and_queens();
+    ((diagonal | straight) & them).is_empty()
 }
 
 #[cfg(test)]
