@@ -109,9 +109,8 @@ fn benches(c: &mut Criterion) {
                 let mut draws = DrawTracker::default();
                 draws.start(&pos);
                 for (ply, &m) in (1u32..).zip(moves) {
-                    draws.before_move(&pos, m);
                     pos.play_unchecked(m);
-                    draws.after_move(ply, &pos, false);
+                    draws.after_move(ply, m, &pos, false);
                 }
                 most = most.max(draws.max_repetition);
             }

@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
+};
 
 /// Up to this many positions since the last irreversible move, repetitions are counted by
 /// a scan; beyond it, by a map.
@@ -99,17 +101,6 @@ struct Seen {
 }
 
 /// Draw-rule figures of one game, updated ply by ply.
-/// The move being played, as seen from the position before it.
-#[derive(Debug, Clone, Copy, Default)]
-struct Pending {
-    irreversible: bool,
-    /// The key of the position before the move with the move's pieces, the side to move,
-    /// and the old castling rights and en passant square taken out: the new ones are added
-    /// once the move is played (`None`: a full hash is needed).
-    key: Option<u64>,
-    rights_may_change: bool,
-}
-
 #[derive(Debug, Clone, Default)]
 pub struct DrawTracker {
     /// Positions since the last irreversible move (the first is the one after it).
@@ -119,8 +110,9 @@ pub struct DrawTracker {
     /// The en passant square of the last position, where a legal capture exists (asked once
     /// per position: shakmaty generates the legal moves to answer it).
     en_passant: Option<Square>,
-    /// What `before_move` learnt about the move being played.
-    pending: Pending,
+    /// The castling rights of the last position, and their part of its key.
+    rights: Bitboard,
+    castling_key: u64,
     /// How often each position of `stretch` occurred: a lookup instead of a scan, so a
     /// 100,000-move shuffle without pawn moves stays linear.
     occurrences: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
@@ -138,13 +130,14 @@ impl DrawTracker {
     pub fn start(&mut self, pos: &Chess) {
         let key = position_key(pos);
         self.en_passant = legal_en_passant(pos);
+        self.rights = pos.castles().castling_rights();
+        self.castling_key = castling_key(pos);
         self.stretch.clear();
         self.stretch.push(Seen {
             key,
             by_check: false,
         });
         self.last_key = key;
-        self.pending = Pending::default();
         self.occurrences.clear();
         self.current_count = 1;
         self.max_repetition = 1;
@@ -156,11 +149,14 @@ impl DrawTracker {
         self.en_passant
     }
 
-    /// Looks at the move about to be played from `before`: whether it is irreversible (as
-    /// shakmaty's `is_irreversible` decides: no earlier position can recur after it) and the
-    /// first half of an incremental Zobrist update.
-    pub fn before_move(&mut self, before: &Chess, m: Move) {
-        let rights = before.castles().castling_rights();
+    /// Records the position `after` reached at `ply` by the legal move `m`, which
+    /// `gave_check`: whether `m` was irreversible (as shakmaty's `is_irreversible` decides:
+    /// no earlier position can recur after it), and the new key by an incremental Zobrist
+    /// update (the moved pieces, the side to move, and the castling rights and en passant
+    /// square where they changed).
+    pub fn after_move(&mut self, ply: u32, m: Move, after: &Chess, gave_check: bool) {
+        let mover = !after.turn();
+        let rights = self.rights;
         let irreversible = match m {
             Move::Normal {
                 role: Role::Pawn, ..
@@ -174,55 +170,37 @@ impl DrawTracker {
             Move::Normal { role, from, to, .. } => {
                 rights.contains(from)
                     || rights.contains(to)
-                    || (role == Role::King && before.castles().has_color(before.turn()))
+                    || (role == Role::King && (rights & mover.backrank()).any())
             }
         } || self.en_passant.is_some();
-        // Only a king move or a move from or to a rook's square changes castling rights:
-        // then the old rights are taken out here and the new ones put in after the move.
-        let rights_may_change = rights.any()
-            && (m.role() == Role::King
-                || m.from().is_some_and(|from| rights.contains(from))
-                || rights.contains(m.to()));
-        let key = move_key(m, before.turn()).map(|moved| {
-            let castling = if rights_may_change {
-                castling_key(before)
-            } else {
-                0
-            };
-            self.last_key ^ moved ^ castling ^ en_passant_key(self.en_passant)
-        });
-        self.pending = Pending {
-            irreversible,
-            key,
-            rights_may_change,
-        };
-    }
-
-    /// Records the position reached at `ply` by the move given to `before_move`, which
-    /// `gave_check`.
-    pub fn after_move(&mut self, ply: u32, after: &Chess, gave_check: bool) {
-        let Pending {
-            irreversible,
-            key,
-            rights_may_change,
-        } = std::mem::take(&mut self.pending);
         if irreversible {
             self.stretch.clear();
             if !self.occurrences.is_empty() {
                 self.occurrences.clear();
             }
         }
+        let en_passant_before = self.en_passant;
         self.en_passant = legal_en_passant(after);
-        let key = match key {
-            Some(partial) => {
-                let castling = if rights_may_change {
-                    castling_key(after)
-                } else {
-                    0
-                };
-                partial ^ castling ^ en_passant_key(self.en_passant)
+        let key = match move_key(m, mover) {
+            Some(moved) => {
+                let mut key = self.last_key
+                    ^ moved
+                    ^ en_passant_key(en_passant_before)
+                    ^ en_passant_key(self.en_passant);
+                let rights_after = after.castles().castling_rights();
+                if rights_after != rights {
+                    let castling = castling_key(after);
+                    key ^= self.castling_key ^ castling;
+                    self.castling_key = castling;
+                    self.rights = rights_after;
+                }
+                key
             }
-            None => position_key(after),
+            None => {
+                self.rights = after.castles().castling_rights();
+                self.castling_key = castling_key(after);
+                position_key(after)
+            }
         };
         self.last_key = key;
         let count = self.count_with(key);
@@ -344,9 +322,8 @@ mod tests {
         tracker.start(&pos);
         for (i, text) in moves.split_whitespace().enumerate() {
             let m = text.parse::<San>().unwrap().to_move(&pos).unwrap();
-            tracker.before_move(&pos, m);
             pos.play_unchecked(m);
-            tracker.after_move(i as u32 + 1, &pos, pos.is_check());
+            tracker.after_move(i as u32 + 1, m, &pos, pos.is_check());
             assert_eq!(tracker.last_key, position_key(&pos), "after {text}");
             assert_eq!(
                 tracker.en_passant_square(),

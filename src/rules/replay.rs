@@ -360,7 +360,6 @@ impl Replay<'_> {
             let message = self.missed_en_passant_message();
             self.move_finding(Code::EnPassantMissed, token, message);
         }
-        self.report.draws.before_move(&self.pos, m);
         self.played.push((m, (token.start, token.end)));
         self.pos.play_unchecked(m);
         self.report.plies += 1;
@@ -383,7 +382,7 @@ impl Replay<'_> {
             self.check_suffix_finding(&before, token, written_suffix, actual_suffix);
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
-        self.report.draws.after_move(ply, &self.pos, gave_check);
+        self.report.draws.after_move(ply, m, &self.pos, gave_check);
         if self.automatic_end.is_none() {
             let clock = self.pos.halfmoves();
             let end = if self.report.draws.current_count >= 5 {
