@@ -49,10 +49,9 @@ fn check_repetition_counts(bytes: &[u8]) -> (usize, usize) {
                     if pos.is_irreversible(m) {
                         keys.clear();
                     }
-                    draws.before_move(&pos, m);
                     pos.play_unchecked(m);
                     moves += 1;
-                    draws.after_move(moves as u32, &pos, false);
+                    draws.after_move(moves as u32, m, &pos, false);
                     let key = position_key(&pos);
                     let expected = 1 + keys.iter().filter(|&&k| k == key).count() as u32;
                     keys.push(key);
