@@ -15,11 +15,13 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
     let mut found = Vec::new();
     // One pass: which roster tags are present, duplicates, malformed values.
     let mut present = [false; ROSTER.len()];
+    // The names once, for the duplicate check's pairwise comparison.
+    let names: Vec<&str> = tags.iter().map(|(name, _)| name).collect();
     for (index, (name, value)) in tags.iter().enumerate() {
-        let earlier = tags
+        let earlier = names
             .iter()
             .take(index)
-            .filter(|(earlier, _)| same_name(earlier, name))
+            .filter(|earlier| same_name(earlier, name))
             .count();
         if earlier == 1 {
             found.push((
