@@ -6,6 +6,9 @@
 //! A line that lies whole in the reader's buffer is tokenised there and copied into the
 //! game's bytes with its neighbours in one piece; a line that crosses the end of the buffer
 //! or a size limit is first copied (and cut) into the game, then tokenised the same way.
+//!
+//! Past the size limit nothing more of the game is kept, but its bytes are still followed
+//! (`Skip`, in pieces, storing nothing) so that its termination marker ends it as usual.
 
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -31,7 +34,8 @@ impl Default for Limits {
     }
 }
 
-/// What a line after an overflow is read up to: enough to see whether it starts a game.
+/// What a line after an overflow is copied up to: enough to see whether it starts a game
+/// (the rest of it is followed in the reader's buffer).
 const OVERFLOW_PEEK: usize = 4096;
 
 /// Annotation symbols that are skipped like NAGs (SPEC.md).
@@ -68,6 +72,8 @@ struct State {
     /// Games handed back after use (`Splitter::recycle`): their buffers are reused, so a
     /// long run allocates nothing per game once the first batches have come back.
     spare: Vec<RawGame>,
+    /// Where the bytes skipped past the size limit stand.
+    skip: Skip,
 }
 
 /// Spare games kept at most, and the largest buffer a spare game may keep (a game near
@@ -85,10 +91,45 @@ struct Builder {
     /// An open `{` comment: its start offset and line offset.
     open_comment: Option<(u32, u32)>,
     depth: u32,
-    /// Past `max_game_bytes`: lines are only looked at for the next game's start.
+    /// Past `max_game_bytes`: lines are only looked at for the next game's start, and
+    /// followed by `Skip` (which keeps `open_comment`, `depth` and `finished` up to date).
     overflow: bool,
     /// A limit was hit: no further tokens are recorded.
     limit_hit: bool,
+}
+
+/// Follows the bytes of a game past its size limit without keeping them, so that its
+/// termination marker is seen: the lexer of `lex_movetext` reduced to what can end a game
+/// (comments, variations, results), byte by byte, so that the bytes may come in pieces of
+/// any size. The game's `Builder` holds the open comment, the depth and `finished`.
+#[derive(Default, Clone, Copy)]
+struct Skip {
+    mode: SkipMode,
+    /// The first bytes of the word being read, and its length: a result is at most 7 bytes.
+    word: [u8; 7],
+    word_len: usize,
+    /// The word so far is all digits (a move number when a `.` follows).
+    digits: bool,
+    /// The word started the line (after a byte-order mark the line has not started yet).
+    word_starts_line: bool,
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum SkipMode {
+    /// The first byte of a line.
+    #[default]
+    LineStart,
+    /// Only white space or byte-order marks read on this line so far.
+    Indent,
+    /// Between tokens.
+    Between,
+    Word,
+    /// The dots after a move number.
+    Dots,
+    /// The digits after a `$`.
+    Nag,
+    /// A `;` comment, an escape line or a tag line, up to the end of the line.
+    RestOfLine,
 }
 
 /// Where the tokens, tags and problems of a line go (the parts of a `RawGame` other than
@@ -124,6 +165,7 @@ impl<R: BufRead> Splitter<R> {
                 bytes_read: 0,
                 size_hint: (0, 0, 0),
                 spare: Vec::new(),
+                skip: Skip::default(),
             },
             at_start: true,
             done: false,
@@ -151,6 +193,11 @@ impl<R: BufRead> Splitter<R> {
     /// Reads the next game; `Ok(None)` at the end of the stream.
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
         if self.done {
+            // A read error can come after a finished game was handed on: the game that was
+            // in progress comes next.
+            if let Some(game) = self.state.finish_current(true) {
+                return Ok(Some(game));
+            }
             return match self.pending_error.take() {
                 Some(err) => Err(err),
                 None => Ok(None),
@@ -193,20 +240,18 @@ impl<R: BufRead> Splitter<R> {
     }
 
     /// Reads one line into the current game (cut at the size limit), then handles it;
-    /// returns a finished game when this line starts the next one.
+    /// returns a finished game when this line starts the next one. Past the size limit
+    /// only the first `OVERFLOW_PEEK` bytes are copied, to see whether the line starts
+    /// the next game; the rest of a line that is cut is followed (`Skip`) and dropped.
     fn read_one_line(&mut self) -> io::Result<Option<RawGame>> {
         let line_no = self.state.next_line;
         let line_start = self.state.game_mut(line_no).bytes.len();
         let cap = self.state.cap_at(line_start);
         let game = self.state.game_mut(line_no);
-        let (consumed, cut) = match read_line_capped(&mut self.reader, &mut game.bytes, cap) {
+        let (consumed, mut whole) = match read_line_upto(&mut self.reader, &mut game.bytes, cap) {
             Ok(read) => read,
-            Err(err) => {
-                // Keep what was read (reported as truncated), then report the error.
-                self.done = true;
-                self.pending_error = Some(err);
-                return Ok(self.state.finish_current(true));
-            }
+            // Keep what was read (reported as truncated), then report the error.
+            Err(err) => return Ok(self.fail(err, None)),
         };
         self.state.bytes_read += consumed as u64;
         if consumed == 0 {
@@ -214,7 +259,50 @@ impl<R: BufRead> Splitter<R> {
             return Ok(self.state.finish_current(true));
         }
         self.state.next_line += 1;
-        Ok(self.state.take_copied_line(line_start, line_no, cut))
+        let line = self.state.line_from(line_start);
+        let first = first_significant(line);
+        let mut finished = None;
+        if self.state.is_boundary(line, first) {
+            finished = self.state.start_next_game(line_start, line_no);
+            if !whole {
+                // The line was read up to the last game's limit; the new game has its own.
+                let cap = self.state.cap_at(0);
+                let game = self.state.game_mut(line_no);
+                let room = cap.saturating_sub(game.bytes.len());
+                match read_line_upto(&mut self.reader, &mut game.bytes, room) {
+                    Ok((more, rest_whole)) => {
+                        self.state.bytes_read += more as u64;
+                        whole = rest_whole;
+                    }
+                    Err(err) => return Ok(self.fail(err, finished)),
+                }
+            }
+            self.state.process_copied_line(0, first, line_no, !whole);
+        } else if self.state.current.overflow {
+            self.state.skip_copied_line(line_start);
+        } else {
+            self.state
+                .process_copied_line(line_start, first, line_no, !whole);
+        }
+        if !whole {
+            let state = &mut self.state;
+            let follow = |piece: &[u8]| {
+                state.bytes_read += piece.len() as u64;
+                state.skip.scan(&mut state.current, piece);
+            };
+            if let Err(err) = skip_line_rest(&mut self.reader, follow) {
+                return Ok(self.fail(err, finished));
+            }
+        }
+        Ok(finished)
+    }
+
+    /// A read error: what was read is handed on (the game in progress as truncated, after
+    /// `finished`), then the error is reported.
+    fn fail(&mut self, err: io::Error, finished: Option<RawGame>) -> Option<RawGame> {
+        self.done = true;
+        self.pending_error = Some(err);
+        finished.or_else(|| self.state.finish_current(true))
     }
 
     /// Looks at the first bytes: UTF-16/32 input is reported as one unreadable game.
@@ -284,12 +372,26 @@ impl State {
         }
     }
 
+    /// The bytes of the current game from `start`.
+    fn line_from(&self, start: usize) -> &[u8] {
+        self.game
+            .as_ref()
+            .and_then(|game| game.bytes.get(start..))
+            .unwrap_or_default()
+    }
+
     /// Whether a line (its first significant byte at `first`) starts the next game.
     fn is_boundary(&self, line: &[u8], first: Option<usize>) -> bool {
         let b = &self.current;
         if b.overflow || b.open_comment.is_some() {
-            // An open comment or an oversized game ends only where a new game clearly starts.
+            // An open comment ends only where a new game clearly starts; an oversized game
+            // also where movetext follows its termination marker.
             first.is_some_and(|i| looks_like_tag_line(line.get(i..).unwrap_or_default()))
+                || (b.overflow
+                    && b.open_comment.is_none()
+                    && b.finished
+                    && first.is_some()
+                    && line.first() != Some(&b'%'))
         } else if first.is_some_and(|i| line.get(i) == Some(&b'[')) {
             b.has_movetext || b.finished
         } else {
@@ -343,7 +445,8 @@ impl State {
                 continue;
             }
             if self.current.overflow {
-                // Past the size limit the line is dropped.
+                // Past the size limit the line is followed, then dropped.
+                self.skip.scan(&mut self.current, line);
                 self.append(buf.get(copied..pos).unwrap_or_default());
                 pos += line.len();
                 copied = pos;
@@ -407,35 +510,38 @@ impl State {
         Some(len)
     }
 
-    /// Handles the line just copied into the current game at `line_start`; returns a
-    /// finished game when this line starts the next one.
-    fn take_copied_line(&mut self, line_start: usize, line_no: u64, cut: bool) -> Option<RawGame> {
-        let game = self.game.as_ref()?;
-        let line = game.bytes.get(line_start..).unwrap_or_default();
-        let first = first_significant(line);
-        if self.is_boundary(line, first) {
-            let mut next = self.new_game(line_no);
-            if let Some(game) = self.game.as_mut() {
-                let line = game.bytes.get(line_start..).unwrap_or_default();
-                next.bytes.extend_from_slice(line);
-                game.bytes.truncate(line_start);
-            }
-            let finished = self.finish_current(false);
-            self.game = Some(next);
-            self.process_copied_line(0, first, line_no, cut);
-            return finished;
+    /// The line copied into the current game at `line_start` starts the next game: moves
+    /// it there and returns the finished game.
+    fn start_next_game(&mut self, line_start: usize, line_no: u64) -> Option<RawGame> {
+        let mut next = self.new_game(line_no);
+        if let Some(game) = self.game.as_mut() {
+            let line = game.bytes.get(line_start..).unwrap_or_default();
+            next.bytes.extend_from_slice(line);
+            game.bytes.truncate(line_start);
         }
-        if self.current.overflow {
-            if let Some(game) = self.game.as_mut() {
-                game.bytes.truncate(line_start);
-            }
-            return None;
+        let finished = self.finish_current(false);
+        self.game = Some(next);
+        finished
+    }
+
+    /// Past the size limit: follows the line copied into the current game at `line_start`
+    /// (the start of it, when it is long), then drops it.
+    fn skip_copied_line(&mut self, line_start: usize) {
+        let State {
+            game,
+            current,
+            skip,
+            ..
+        } = self;
+        if let Some(game) = game.as_mut() {
+            skip.scan(current, game.bytes.get(line_start..).unwrap_or_default());
+            game.bytes.truncate(line_start);
         }
-        self.process_copied_line(line_start, first, line_no, cut);
-        None
     }
 
     /// `process_line` for a line that is already in the game's bytes (from `line_start`).
+    /// A line that was `cut` is also followed by `Skip` from its start, so that the rest
+    /// of it can be followed from where the cut left it (in a word, a `;` comment, ...).
     fn process_copied_line(
         &mut self,
         line_start: usize,
@@ -447,11 +553,13 @@ impl State {
             game,
             current,
             limits,
+            skip,
             ..
         } = self;
         let Some(game) = game.as_mut() else {
             return;
         };
+        let before = *current;
         let RawGame {
             bytes,
             tags,
@@ -473,6 +581,13 @@ impl State {
             problems,
         };
         process_line(current, &mut out, limits, line);
+        if cut {
+            current.open_comment = before.open_comment;
+            current.depth = before.depth;
+            current.finished = before.finished;
+            *skip = Skip::default();
+            skip.scan(current, line.bytes);
+        }
     }
 
     /// `process_line` for a line that is not in the game's bytes yet: it will be at `base`.
@@ -511,11 +626,12 @@ impl State {
     /// Completes the current game (if it holds anything) and numbers it.
     fn finish_current(&mut self, at_eof: bool) -> Option<RawGame> {
         let b = std::mem::take(&mut self.current);
+        self.skip = Skip::default();
         let mut game = self.game.take()?;
         if !b.has_tags && !b.has_movetext && game.problems.is_empty() {
             return None; // only blank or escape lines
         }
-        // Past the size limit the closing `}` was never looked for: the limit says it all.
+        // A comment left open past the size limit is not reported: the limit says it all.
         if let Some((start, line)) = b.open_comment.filter(|_| !b.overflow) {
             let end = u32::try_from(game.bytes.len()).unwrap_or(u32::MAX);
             if !b.limit_hit {
@@ -1153,17 +1269,15 @@ fn classify_word(word: &[u8]) -> TokenKind {
     TokenKind::Word
 }
 
-/// Appends one line (up to and including `\n`) to `buf`, keeping at most `cap` bytes of it;
-/// the rest of an over-long line is consumed and dropped. Returns the bytes consumed and
-/// whether the line was cut.
-fn read_line_capped<R: BufRead>(
+/// Moves the line at the front of the reader (up to and including `\n`) to `buf`, but at
+/// most `cap` bytes of it. Returns the bytes moved and whether that is the whole line (its
+/// `\n` or the end of the input was reached).
+fn read_line_upto<R: BufRead>(
     reader: &mut R,
     buf: &mut Vec<u8>,
     cap: usize,
 ) -> io::Result<(usize, bool)> {
-    let mut consumed = 0;
-    let mut kept = 0;
-    let mut cut = false;
+    let mut moved = 0;
     loop {
         let available = match reader.fill_buf() {
             Ok(bytes) => bytes,
@@ -1171,24 +1285,174 @@ fn read_line_capped<R: BufRead>(
             Err(err) => return Err(err),
         };
         if available.is_empty() {
-            return Ok((consumed, cut));
+            return Ok((moved, true));
         }
-        let (chunk, done) = match memchr::memchr(b'\n', available) {
+        let room = cap.saturating_sub(moved);
+        if room == 0 {
+            return Ok((moved, false));
+        }
+        let window = available.get(..room).unwrap_or(available);
+        let (chunk, done) = match memchr::memchr(b'\n', window) {
+            Some(pos) => (window.get(..=pos).unwrap_or_default(), true),
+            None => (window, false),
+        };
+        buf.extend_from_slice(chunk);
+        let len = chunk.len();
+        reader.consume(len);
+        moved += len;
+        if done {
+            return Ok((moved, true));
+        }
+    }
+}
+
+/// Consumes the rest of the line at the front of the reader (up to and including `\n`),
+/// handing it to `follow` in pieces of the reader's buffer: nothing of it is stored.
+fn skip_line_rest<R: BufRead>(reader: &mut R, mut follow: impl FnMut(&[u8])) -> io::Result<()> {
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if available.is_empty() {
+            return Ok(());
+        }
+        let (piece, done) = match memchr::memchr(b'\n', available) {
             Some(pos) => (available.get(..=pos).unwrap_or_default(), true),
             None => (available, false),
         };
-        let room = cap.saturating_sub(kept);
-        let take = chunk.len().min(room);
-        buf.extend_from_slice(chunk.get(..take).unwrap_or_default());
-        kept += take;
-        if take < chunk.len() {
-            cut = true;
-        }
-        let len = chunk.len();
+        follow(piece);
+        let len = piece.len();
         reader.consume(len);
-        consumed += len;
         if done {
-            return Ok((consumed, cut));
+            return Ok(());
+        }
+    }
+}
+
+impl Skip {
+    /// Follows the next `bytes` of the skipped lines of the game whose state is `b`.
+    fn scan(&mut self, b: &mut Builder, bytes: &[u8]) {
+        let mut i = 0;
+        while let Some(&byte) = bytes.get(i) {
+            let rest = bytes.get(i..).unwrap_or_default();
+            if b.open_comment.is_some() {
+                let Some(close) = memchr::memchr(b'}', rest) else {
+                    return;
+                };
+                b.open_comment = None;
+                self.mode = SkipMode::Between;
+                i += close + 1;
+            } else if self.mode == SkipMode::RestOfLine {
+                let Some(newline) = memchr::memchr(b'\n', rest) else {
+                    return;
+                };
+                self.mode = SkipMode::LineStart;
+                i += newline + 1;
+            } else if self.step(b, byte) {
+                i += 1;
+            }
+        }
+    }
+
+    /// Follows one byte outside comments; returns whether it was used (else it is looked
+    /// at again, in the mode it led to).
+    fn step(&mut self, b: &mut Builder, byte: u8) -> bool {
+        match self.mode {
+            SkipMode::Word => {
+                if ends_word(byte) {
+                    self.end_word(b);
+                    self.mode = SkipMode::Between;
+                    return false;
+                }
+                if byte == b'.' && self.digits && self.word_len > 0 {
+                    // A move number glued to what follows (`12.1-0` holds a result).
+                    self.mode = SkipMode::Dots;
+                    return true;
+                }
+                if let Some(slot) = self.word.get_mut(self.word_len) {
+                    *slot = byte;
+                }
+                self.word_len = self.word_len.saturating_add(1);
+                self.digits &= byte.is_ascii_digit();
+                if self.word_len == 3 && self.word.starts_with(&[0xef, 0xbb, 0xbf]) {
+                    // A byte-order mark, skipped like white space.
+                    self.mode = if self.word_starts_line {
+                        SkipMode::Indent
+                    } else {
+                        SkipMode::Between
+                    };
+                }
+                true
+            }
+            SkipMode::Dots | SkipMode::Nag => {
+                let more = if self.mode == SkipMode::Dots {
+                    byte == b'.'
+                } else {
+                    byte.is_ascii_digit()
+                };
+                if !more {
+                    self.mode = SkipMode::Between;
+                }
+                more
+            }
+            SkipMode::RestOfLine => {
+                if byte == b'\n' {
+                    self.mode = SkipMode::LineStart;
+                }
+                true
+            }
+            SkipMode::LineStart | SkipMode::Indent | SkipMode::Between => {
+                if byte == b'\n' {
+                    self.mode = SkipMode::LineStart;
+                    return true;
+                }
+                let line_start = self.mode != SkipMode::Between;
+                if is_space(byte) {
+                    if line_start {
+                        self.mode = SkipMode::Indent;
+                    }
+                    return true;
+                }
+                // An escape line, or a tag line that did not start the next game: not
+                // movetext.
+                if (byte == b'%' && self.mode == SkipMode::LineStart)
+                    || (byte == b'[' && line_start)
+                {
+                    self.mode = SkipMode::RestOfLine;
+                    return true;
+                }
+                if !ends_word(byte) {
+                    self.mode = SkipMode::Word;
+                    self.word_len = 0;
+                    self.digits = true;
+                    self.word_starts_line = line_start;
+                    return false;
+                }
+                self.mode = SkipMode::Between;
+                match byte {
+                    b'{' => b.open_comment = Some((0, 0)),
+                    b';' => self.mode = SkipMode::RestOfLine,
+                    b'(' => b.depth = b.depth.saturating_add(1),
+                    b')' => b.depth = b.depth.saturating_sub(1),
+                    b'*' => b.finished |= b.depth == 0,
+                    b'$' => self.mode = SkipMode::Nag,
+                    _ => {}
+                }
+                true
+            }
+        }
+    }
+
+    /// A word ended: a result outside variations finishes the game.
+    fn end_word(&self, b: &mut Builder) {
+        let result = matches!(
+            self.word.get(..self.word_len),
+            Some(b"1-0" | b"0-1" | b"1/2-1/2" | [0xc2, 0xbd, b'-', 0xc2, 0xbd])
+        );
+        if result && b.depth == 0 {
+            b.finished = true;
         }
     }
 }
@@ -1203,7 +1467,7 @@ mod tests {
 
     use std::io::{BufReader, Cursor};
 
-    use super::{Limits, Splitter, ends_word, find_byte, find_close, word_len};
+    use super::{Limits, Splitter, TokenKind, ends_word, find_byte, find_close, word_len};
 
     /// The eight-bytes-at-once scans agree with a byte-at-a-time scan, for every byte value
     /// at every position of a word.
@@ -1271,6 +1535,101 @@ mod tests {
             for capacity in [1, 2, 3, 7, 16, 64, 4096] {
                 let reader = BufReader::with_capacity(capacity, pgn);
                 assert_eq!(split_all(reader, limits), expected, "capacity {capacity}");
+            }
+        }
+    }
+
+    /// Each game as its tag names, its tokens' text (`{..}` for a comment) and its problems.
+    fn summaries(reader: impl std::io::BufRead, limits: Limits) -> Vec<String> {
+        let mut splitter = Splitter::new(reader, "t".into(), limits);
+        let mut games = Vec::new();
+        while let Some(game) = splitter.next_game().unwrap() {
+            let text = |start, end| String::from_utf8_lossy(game.text(start, end)).into_owned();
+            let mut parts: Vec<String> =
+                game.tags.iter().map(|t| text(t.name.0, t.name.1)).collect();
+            parts.extend(game.tokens.iter().map(|t| match t.kind {
+                TokenKind::Comment => "{..}".to_string(),
+                _ => text(t.start, t.end),
+            }));
+            parts.extend(game.problems.iter().map(|p| format!("{:?}", p.kind)));
+            games.push(parts.join(" "));
+        }
+        games
+    }
+
+    /// Past the size limit the bytes of a game are followed, not kept: its termination
+    /// marker (outside comments and variations) ends it, also where the cut at the limit or
+    /// the end of the read buffer goes through it, and movetext without tags after it is
+    /// the next game. The same games come out whatever the read buffer's size.
+    #[test]
+    fn oversized_games_end_at_their_termination_marker() {
+        let x = |n| "x".repeat(n);
+        let cases = [
+            // The marker is on the line cut at the limit, past the cut.
+            (
+                64,
+                format!("1. e4 {{{}}} e5 *\n1. d4 d5 *\n", x(5000)),
+                "1. e4 LimitExceeded",
+                "1. d4 d5 *",
+            ),
+            // A comment open when the limit is crossed, closed lines later.
+            (
+                64,
+                format!("1. e4 {{{}\n{}\n}} e5 *\n\n1. d4 *\n", x(70), x(70)),
+                "1. e4 LimitExceeded",
+                "1. d4 *",
+            ),
+            // Markers that do not end a game: in a variation, a `;` comment, an escape
+            // line, a `{}` comment, a line that is not a tag.
+            (
+                64,
+                format!(
+                    "1. e4 {{{}\n}} e5\n(2. d4 1-0) ; 0-1\n% *\n{{ 1/2-1/2 }}\n[Not a tag *\n{}",
+                    x(70),
+                    "2. Nf3 1/2-1/2\n1. c4 *\n",
+                ),
+                "1. e4 LimitExceeded",
+                "1. c4 *",
+            ),
+            // The cut at the limit goes through the marker (`1/2` is kept, not read as a
+            // move).
+            (
+                64,
+                format!("1. e4 {{{}}} 1/2-1/2\n1. d4 *\n", x(4084)),
+                "1. e4 {..} LimitExceeded",
+                "1. d4 *",
+            ),
+            // So does the end of what is copied of a long line past the limit.
+            (
+                64,
+                format!("1. e4 {{{}}} e5\n{} ½-½\n1. d4 *\n", x(70), x(4090)),
+                "1. e4 {..} e5 LimitExceeded",
+                "1. d4 *",
+            ),
+            // A long first tag line of the next game is read under that game's limit.
+            (
+                5000,
+                format!(
+                    "1. e4 {{{}}} *\n[Event \"{}\"]\n1. d4 *\n",
+                    x(6000),
+                    "E".repeat(4500)
+                ),
+                "1. e4 LimitExceeded",
+                "Event 1. d4 *",
+            ),
+        ];
+        for (case, (max_game_bytes, pgn, first, second)) in cases.iter().enumerate() {
+            let limits = Limits {
+                max_game_bytes: *max_game_bytes,
+                max_depth: 256,
+            };
+            let pgn = pgn.as_bytes();
+            let expected = summaries(Cursor::new(pgn), limits);
+            assert_eq!(expected, [*first, *second], "case {case}");
+            for capacity in (1..=64).chain([100, 1000, 4095, 4096, 4097, 8192]) {
+                let reader = BufReader::with_capacity(capacity, pgn);
+                let games = summaries(reader, limits);
+                assert_eq!(games, expected, "case {case}, capacity {capacity}");
             }
         }
     }

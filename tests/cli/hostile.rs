@@ -373,9 +373,6 @@ fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
 }
 
 #[test]
-#[ignore = "the splitter's overflow mode (take_line in src/input/split.rs) ends an oversized \
-            game only at a `[Tag \"` line, so a following game without tags is swallowed; \
-            split.rs is being rewritten on another branch"]
 fn oversized_game_does_not_swallow_the_next_game_without_tags() {
     // SPEC: movetext after a finished game (its termination marker read) is a new game.
     for one_line in [true, false] {
