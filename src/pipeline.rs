@@ -15,8 +15,8 @@ use crate::progress::Progress;
 
 /// Games per batch, and bytes per batch: large enough to amortise the hand-over, small
 /// enough to keep every worker busy and memory bounded.
-const BATCH_GAMES: usize = 48;
-const BATCH_BYTES: usize = 128 * 1024;
+const BATCH_GAMES: usize = 24;
+const BATCH_BYTES: usize = 64 * 1024;
 
 /// How to read and spread the work.
 #[derive(Debug, Clone)]
