@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh [SECONDS] [TARGET...]
 #
-# Runs pgnkit's cargo-fuzz targets (fuzz/: split, validate, fen, moves), each for SECONDS
-# (default 600), two at a time, niced; MAX_LEN caps the input size (default 65536). Needs
-# a nightly toolchain and `cargo install cargo-fuzz`. Seeds fuzz/corpus/TARGET from
-# testdata/ and, when present, ../shared/corpus.
+# Runs pgnkit's cargo-fuzz targets (fuzz/: split, validate, fen, moves, san_shortcut), each
+# for SECONDS (default 600), two at a time, niced; MAX_LEN caps the input size (default
+# 65536). Needs a nightly toolchain and `cargo install cargo-fuzz`. Seeds fuzz/corpus/TARGET
+# from testdata/ and, when present, ../shared/corpus.
 # Crashes land in fuzz/artifacts/TARGET/; logs in fuzz/logs/TARGET.log; the last status
 # line of each run (executions, coverage, features, corpus) is printed at the end.
 set -uo pipefail
@@ -12,10 +12,10 @@ cd "$(dirname "$0")/.." || exit 2
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(split validate fen moves)
+[ ${#targets[@]} -gt 0 ] || targets=(split validate fen moves san_shortcut)
 shared=../shared/corpus
 
-mkdir -p fuzz/logs
+mkdir -p fuzz/logs fuzz/corpus/split fuzz/corpus/validate fuzz/corpus/fen fuzz/corpus/moves
 for t in "${targets[@]}"; do mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"; done
 
 # Seeds: whole PGN files for the splitter, single games for the validator (pgnkit-sized

@@ -2,7 +2,10 @@
 //! castling mode, the plain-words list of position defects), and a replay from it.
 #![no_main]
 
+use std::sync::Arc;
+
 use libfuzzer_sys::fuzz_target;
+use pgnkit::input::{RawGame, RawTag, TextDecoder};
 use pgnkit::rules::setup::start_position;
 use pgnkit::rules::tags::Tags;
 
@@ -13,12 +16,35 @@ fuzz_target!(|data: &[u8]| {
     // The first line is the FEN, an optional second line the variant.
     let mut lines = text.splitn(2, '\n');
     let fen = lines.next().unwrap_or_default();
-    let mut pairs = vec![
-        ("SetUp".to_string(), "1".to_string()),
-        ("FEN".to_string(), fen.to_string()),
-    ];
+    let mut pairs = vec![("SetUp", "1"), ("FEN", fen)];
     if let Some(variant) = lines.next() {
-        pairs.push(("Variant".to_string(), variant.to_string()));
+        pairs.push(("Variant", variant));
     }
-    let _ = start_position(&Tags { pairs });
+    // The tags as the splitter would hand them on: names and values side by side in the
+    // game's bytes (values are unescaped when decoded, which a FEN never needs).
+    let mut raw = RawGame {
+        file: Arc::from("fuzz"),
+        index: 1,
+        global_index: 0,
+        line: 1,
+        bytes: Vec::new(),
+        tags: Vec::new(),
+        tokens: Vec::new(),
+        problems: Vec::new(),
+    };
+    for (name, value) in pairs {
+        let at = |bytes: &Vec<u8>| u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+        let name_start = at(&raw.bytes);
+        raw.bytes.extend_from_slice(name.as_bytes());
+        let name_end = at(&raw.bytes);
+        raw.bytes.extend_from_slice(value.as_bytes());
+        let value_end = at(&raw.bytes);
+        raw.tags.push(RawTag {
+            name: (name_start, name_end),
+            value: (name_end, value_end),
+            line: 0,
+        });
+    }
+    let tags = Tags::decode(&raw, &TextDecoder::Auto);
+    let _ = start_position(&tags);
 });

@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
     {
         let by_san = SanPlus::from_ascii(word)
             .ok()
-            .or_else(|| notation::read(&pos, word).map(|reading| reading.san_plus))
+            .or_else(|| notation::read(&pos, word, None).map(|reading| reading.san_plus))
             .and_then(|san_plus| san_plus.san.to_move(&pos).ok());
         let by_uci = || {
             UciMove::from_ascii(word)

@@ -1,29 +1,62 @@
 //! The game splitter and tokeniser on any bytes, with small limits so that the limit paths
-//! run too: it must never panic, and every token and tag must lie inside its game's bytes.
+//! run too: it must never panic, every token and tag must lie inside its game's bytes, and
+//! the games must not depend on the reader's buffer size (lines that cross its end take
+//! the copy-first path) nor on games handed back with `Splitter::recycle`.
 #![no_main]
 
+use std::io::{BufRead, BufReader};
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::input::{Limits, Splitter};
+use pgnkit::input::{InputProblemKind, Limits, Splitter};
 
-fuzz_target!(|data: &[u8]| {
-    let limits = Limits {
-        max_game_bytes: 4096,
-        max_depth: 8,
-    };
-    let mut splitter = Splitter::new(data, Arc::from("fuzz"), limits);
+const LIMITS: Limits = Limits {
+    max_game_bytes: 4096,
+    max_depth: 8,
+};
+
+/// Read buffer sizes for the second pass, chosen by the input's length.
+const CAPACITIES: [usize; 8] = [1, 2, 3, 7, 8, 9, 64, 4097];
+
+/// Splits everything; each game is checked, written out with `Debug`, and handed back
+/// when `recycle` is set. `None` for UTF-16/32 input, which is told from the first read
+/// (as long as the reader gives it), not from lines.
+fn split_all(reader: impl BufRead, len: usize, recycle: bool) -> Option<Vec<String>> {
+    let mut splitter = Splitter::new(reader, Arc::from("fuzz"), LIMITS);
     let mut last_index = 0;
+    let mut games = Vec::new();
     while let Ok(Some(game)) = splitter.next_game() {
         assert!(game.index > last_index, "games are numbered in order");
         last_index = game.index;
-        let len = game.bytes.len();
+        if (game.problems.iter()).any(|p| p.kind == InputProblemKind::UnsupportedEncoding) {
+            return None;
+        }
+        let bytes = game.bytes.len();
         for token in &game.tokens {
-            assert!(token.start <= token.end && token.end as usize <= len);
+            assert!(token.start <= token.end && token.end as usize <= bytes);
         }
         for tag in &game.tags {
-            assert!(tag.name.1 as usize <= len && tag.value.1 as usize <= len);
+            assert!(tag.name.1 as usize <= bytes && tag.value.1 as usize <= bytes);
+        }
+        games.push(format!("{game:?}"));
+        if recycle {
+            splitter.recycle(&mut vec![game]);
         }
     }
-    assert!(splitter.bytes_read() <= data.len() as u64);
+    assert!(splitter.bytes_read() <= len as u64);
+    Some(games)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let whole = split_all(data, data.len(), false);
+    let capacity = CAPACITIES[data.len() % CAPACITIES.len()];
+    let reader = BufReader::with_capacity(capacity, data);
+    let pieces = split_all(reader, data.len(), true);
+    let (Some(whole), Some(pieces)) = (whole, pieces) else {
+        return;
+    };
+    assert_eq!(
+        whole, pieces,
+        "read {capacity} bytes at a time, games recycled"
+    );
 });
