@@ -49,7 +49,9 @@ impl Read for Counting {
 /// Wraps any byte stream in the decoder its magic bytes call for.
 pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> {
     let mut reader = BufReader::with_capacity(BUFFER_SIZE, raw);
-    let head = fill_at_least(&mut reader, 4)?;
+    // Enough for the magic bytes and for the UTF-16/32 check the splitter makes on the
+    // first buffer, even when the first read is short (a pipe).
+    let head = fill_at_least(&mut reader, super::encoding::WIDE_WINDOW)?;
     Ok(if head.starts_with(&[0x1f, 0x8b]) {
         Box::new(BufReader::with_capacity(
             BUFFER_SIZE,
@@ -93,4 +95,40 @@ fn fill_at_least(reader: &mut BufReader<Box<dyn Read + Send>>, n: usize) -> io::
     let chained: Box<dyn Read + Send> = Box::new(io::Cursor::new(head.clone()).chain(rest));
     *reader = BufReader::with_capacity(BUFFER_SIZE, chained);
     Ok(head)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use std::io::{BufRead, Read};
+
+    use super::decode;
+
+    /// Hands out one byte per read, as a slow pipe may.
+    struct Trickle(std::io::Cursor<Vec<u8>>);
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let one = buf.get_mut(..1).unwrap_or_default();
+            self.0.read(one)
+        }
+    }
+
+    /// The first buffer the splitter sees holds the whole window of the UTF-16 check,
+    /// however short the first read was.
+    #[test]
+    fn a_short_first_read_still_shows_the_encoding_window() {
+        let utf16: Vec<u8> = "[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 *\n[Event \"c\"]"
+            .bytes()
+            .flat_map(|b| [b, 0])
+            .collect();
+        let mut reader = decode(Box::new(Trickle(std::io::Cursor::new(utf16.clone())))).unwrap();
+        let head = reader.fill_buf().unwrap();
+        assert!(head.len() >= super::super::encoding::WIDE_WINDOW);
+        assert!(super::super::encoding::looks_wide(head));
+        let mut all = Vec::new();
+        reader.read_to_end(&mut all).unwrap();
+        assert_eq!(all, utf16);
+    }
 }

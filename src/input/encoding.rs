@@ -55,7 +55,7 @@ impl TextDecoder {
 }
 
 /// Bytes looked at to tell UTF-16 or UTF-32 text without a byte-order mark.
-const WIDE_WINDOW: usize = 64;
+pub const WIDE_WINDOW: usize = 64;
 /// A head shorter than this is too short to tell: it is read as ordinary text.
 const WIDE_MIN: usize = 16;
 
