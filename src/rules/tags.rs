@@ -1,5 +1,7 @@
 //! A game's tag pairs, decoded to text.
 
+use std::borrow::Cow;
+
 use crate::input::{RawGame, TextDecoder};
 
 /// Tag pairs in input order, decoded (escapes resolved, UTF-8 or Latin-1). All the text
@@ -13,50 +15,45 @@ pub struct Tags {
 
 impl Tags {
     pub fn decode(raw: &RawGame, decoder: &TextDecoder) -> Tags {
-        if matches!(decoder, TextDecoder::Auto)
-            && let Some(tags) = Tags::decode_utf8(raw)
-        {
-            return tags;
-        }
-        let mut tags = Tags {
-            text: String::with_capacity(Tags::raw_len(raw)),
-            spans: Vec::with_capacity(raw.tags.len()),
+        // The common case, with one UTF-8 check for all tags: every name and value is
+        // UTF-8 and taken as it is. Otherwise each part is decoded (Latin-1 where it is
+        // not UTF-8, or the `--encoding`), which always gives UTF-8.
+        let as_is = |bytes| Some(Cow::Borrowed(bytes));
+        let decoded = |bytes| {
+            Some(match decoder.decode(bytes) {
+                Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+                Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+            })
         };
-        for tag in &raw.tags {
-            let start = tags.text.len();
-            tags.text
-                .push_str(&decoder.decode(raw.text(tag.name.0, tag.name.1)));
-            let name_end = tags.text.len();
-            unescape_into(
-                &decoder.decode(raw.text(tag.value.0, tag.value.1)),
-                &mut tags.text,
-            );
-            tags.spans.push((start, name_end, tags.text.len()));
-        }
-        tags
+        matches!(decoder, TextDecoder::Auto)
+            .then(|| Tags::collect(raw, as_is))
+            .flatten()
+            .or_else(|| Tags::collect(raw, decoded))
+            .unwrap_or_default()
     }
 
-    fn raw_len(raw: &RawGame) -> usize {
-        raw.tags
+    /// Every tag's name and unescaped value, each part's bytes given by `text_of`, into one
+    /// string; `None` when the result is not UTF-8. (`\` and `"` are ASCII and never part
+    /// of a multi-byte character, so unescaping keeps valid UTF-8 valid and invalid UTF-8
+    /// invalid.)
+    fn collect<'r>(
+        raw: &'r RawGame,
+        text_of: impl Fn(&'r [u8]) -> Option<Cow<'r, [u8]>>,
+    ) -> Option<Tags> {
+        let size = raw
+            .tags
             .iter()
             .map(|t| t.value.1.saturating_sub(t.name.0) as usize)
-            .sum()
-    }
-
-    /// The common case, in one pass and one UTF-8 check for all tags: every name and value
-    /// is UTF-8. `None` when one is not (it is then read as Latin-1, tag by tag).
-    fn decode_utf8(raw: &RawGame) -> Option<Tags> {
-        let mut text = Vec::with_capacity(Tags::raw_len(raw));
+            .sum();
+        let mut text = Vec::with_capacity(size);
         let mut spans = Vec::with_capacity(raw.tags.len());
         for tag in &raw.tags {
             let start = text.len();
-            text.extend_from_slice(raw.text(tag.name.0, tag.name.1));
+            text.extend_from_slice(&text_of(raw.text(tag.name.0, tag.name.1))?);
             let name_end = text.len();
-            unescape_bytes_into(raw.text(tag.value.0, tag.value.1), &mut text);
+            unescape_into(&text_of(raw.text(tag.value.0, tag.value.1))?, &mut text);
             spans.push((start, name_end, text.len()));
         }
-        // `\` and `"` are ASCII and never part of a multi-byte character, so unescaping
-        // bytes keeps valid UTF-8 valid and invalid UTF-8 invalid.
         let text = String::from_utf8(text).ok()?;
         Some(Tags { text, spans })
     }
@@ -97,8 +94,8 @@ impl Tags {
     }
 }
 
-/// `unescape_into` on bytes.
-fn unescape_bytes_into(value: &[u8], out: &mut Vec<u8>) {
+/// Appends `value` to `out` with the PGN escapes `\"` and `\\` resolved.
+fn unescape_into(value: &[u8], out: &mut Vec<u8>) {
     if memchr::memchr(b'\\', value).is_none() {
         out.extend_from_slice(value);
         return;
@@ -116,29 +113,6 @@ fn unescape_bytes_into(value: &[u8], out: &mut Vec<u8>) {
             }
         } else {
             out.push(b);
-        }
-    }
-}
-
-/// Appends `value` to `out` with the PGN escapes `\"` and `\\` resolved.
-fn unescape_into(value: &str, out: &mut String) {
-    if !value.contains('\\') {
-        out.push_str(value);
-        return;
-    }
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some(next @ ('"' | '\\')) => out.push(next),
-                Some(other) => {
-                    out.push('\\');
-                    out.push(other);
-                }
-                None => out.push('\\'),
-            }
-        } else {
-            out.push(c);
         }
     }
 }
