@@ -355,14 +355,19 @@ fn cp437_file_is_read_with_encoding_cp437() {
 
 // ---- size limits and pathological games -------------------------------------------------
 
+/// 10 MB of comment text: on one line, or in 80-byte lines.
+fn ten_megabytes(one_line: bool) -> String {
+    if one_line {
+        "x".repeat(10_000_000)
+    } else {
+        format!("{}\n", "x".repeat(79)).repeat(125_000)
+    }
+}
+
 #[test]
 fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
     for one_line in [true, false] {
-        let body = if one_line {
-            "x".repeat(10_000_000)
-        } else {
-            format!("{}\n", "x".repeat(79)).repeat(125_000)
-        };
+        let body = ten_megabytes(one_line);
         let pgn = format!("[Event \"A\"]\n\n1. e4 {{{body}}} e5 *\n\n{GAME_B}");
         let (_dir, path) = temp_file("comment.pgn", pgn.as_bytes());
         let run = validate_path(&path);
@@ -376,11 +381,7 @@ fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
 fn oversized_game_does_not_swallow_the_next_game_without_tags() {
     // SPEC: movetext after a finished game (its termination marker read) is a new game.
     for one_line in [true, false] {
-        let body = if one_line {
-            "x".repeat(10_000_000)
-        } else {
-            format!("{}\n", "x".repeat(79)).repeat(125_000)
-        };
+        let body = ten_megabytes(one_line);
         let pgn = format!("[Event \"A\"]\n\n1. e4 {{{body}}} e5 *\n\n1. d4 d5 *\n");
         let (_dir, path) = temp_file("oversized.pgn", pgn.as_bytes());
         let run = validate_path(&path);
