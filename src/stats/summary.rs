@@ -52,10 +52,14 @@ fn fixed_index(section: &str, key: &str) -> Option<usize> {
 impl Summary {
     /// Adds `n` to one count.
     pub fn add(&mut self, section: &str, key: &str, n: u64) {
-        if let Some(index) = fixed_index(section, key) {
-            self.add_fixed(index, n);
-            return;
+        match fixed_index(section, key) {
+            Some(index) => self.add_fixed(index, n),
+            None => self.add_to_map(section, key, n),
         }
+    }
+
+    /// Adds to a key that is not one of `FIXED`.
+    fn add_to_map(&mut self, section: &str, key: &str, n: u64) {
         // Look up before allocating: after the first games every key exists.
         if let Some(count) = self
             .counts
@@ -120,14 +124,14 @@ impl Summary {
     /// Counts one game.
     pub fn add_game(&mut self, report: &GameReport) {
         self.add_fixed(GAMES, 1);
-        self.add("result", &report.result, 1);
-        self.add("status", report.status.as_str(), 1);
+        self.add_to_map("result", &report.result, 1);
+        self.add_to_map("status", report.status.as_str(), 1);
         // Games that never reached a position have no termination.
         if report.final_pos.is_some() {
-            self.add("termination", report.termination.as_str(), 1);
+            self.add_to_map("termination", report.termination.as_str(), 1);
         }
         for finding in &report.findings {
-            self.add("finding", finding.code.as_str(), 1);
+            self.add_to_map("finding", finding.code.as_str(), 1);
         }
         let draws = &report.draws;
         // In the order of `FIXED`.
