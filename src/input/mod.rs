@@ -1,12 +1,14 @@
 //! Bytes in: which files an INPUT names, opening them (decompressed by magic bytes), and
 //! splitting the byte stream into games that carry their file, index and line.
 
+mod chunk;
 mod decompress;
 mod encoding;
 mod game;
 mod sources;
 mod split;
 
+pub use chunk::{Chunk, Chunker, Piece};
 pub use decompress::open_decoded;
 pub use encoding::TextDecoder;
 pub use game::{InputProblem, InputProblemKind, RawGame, RawTag, Token, TokenKind};

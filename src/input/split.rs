@@ -48,6 +48,8 @@ pub struct Splitter<R> {
     reader: R,
     state: State,
     at_start: bool,
+    /// The end of the reader is the end of the file (not of a chunk cut at a game's start).
+    ends_file: bool,
     done: bool,
     /// A read error, reported after the game in progress has been handed on.
     pending_error: Option<io::Error>,
@@ -78,7 +80,7 @@ struct State {
 
 /// Spare games kept at most, and the largest buffer a spare game may keep (a game near
 /// the size limit is not held on to).
-const MAX_SPARE: usize = 256;
+const MAX_SPARE: usize = 512;
 const MAX_SPARE_BYTES: usize = 64 * 1024;
 
 /// The tokeniser's state for the game being assembled.
@@ -153,12 +155,26 @@ struct Line<'a> {
 
 impl<R: BufRead> Splitter<R> {
     pub fn new(reader: R, file: Arc<str>, limits: Limits) -> Splitter<R> {
+        Splitter::for_part(reader, file, limits, 1, true, true)
+    }
+
+    /// A splitter for part of a file: from `first_line` (a game's start, see
+    /// `last_safe_cut`), at the file's start or not (the encoding check), up to the file's
+    /// end or not (whether the last game can be truncated).
+    pub fn for_part(
+        reader: R,
+        file: Arc<str>,
+        limits: Limits,
+        first_line: u64,
+        starts_file: bool,
+        ends_file: bool,
+    ) -> Splitter<R> {
         Splitter {
             reader,
             state: State {
                 file,
                 limits,
-                next_line: 1,
+                next_line: first_line,
                 next_index: 1,
                 game: None,
                 current: Builder::default(),
@@ -167,7 +183,8 @@ impl<R: BufRead> Splitter<R> {
                 spare: Vec::new(),
                 skip: Skip::default(),
             },
-            at_start: true,
+            at_start: starts_file,
+            ends_file,
             done: false,
             pending_error: None,
         }
@@ -185,6 +202,23 @@ impl<R: BufRead> Splitter<R> {
         );
     }
 
+    /// Hands over spare games (`recycle`) for another splitter to reuse.
+    pub fn into_spares(self) -> Vec<RawGame> {
+        self.state.spare
+    }
+
+    /// Hands spare games over from another splitter.
+    pub fn with_spares(mut self, mut spares: Vec<RawGame>) -> Splitter<R> {
+        self.recycle(&mut spares);
+        self
+    }
+
+    /// Whether the end of the reader may leave the last game truncated: at the end of the
+    /// file, or after a read error.
+    fn at_end(&self) -> bool {
+        self.ends_file || self.pending_error.is_some()
+    }
+
     /// Bytes consumed from the (decompressed) stream so far.
     pub fn bytes_read(&self) -> u64 {
         self.state.bytes_read
@@ -195,7 +229,7 @@ impl<R: BufRead> Splitter<R> {
         if self.done {
             // A read error can come after a finished game was handed on: the game that was
             // in progress comes next.
-            if let Some(game) = self.state.finish_current(true) {
+            if let Some(game) = self.state.finish_current(self.at_end()) {
                 return Ok(Some(game));
             }
             return match self.pending_error.take() {
@@ -222,7 +256,8 @@ impl<R: BufRead> Splitter<R> {
             };
             if buf.is_empty() {
                 self.done = true;
-                return Ok(self.state.finish_current(true));
+                let at_end = self.at_end();
+                return Ok(self.state.finish_current(at_end));
             }
             let (used, finished) = self.state.take_lines(buf);
             self.reader.consume(used);
@@ -256,7 +291,8 @@ impl<R: BufRead> Splitter<R> {
         self.state.bytes_read += consumed as u64;
         if consumed == 0 {
             self.done = true;
-            return Ok(self.state.finish_current(true));
+            let at_end = self.at_end();
+            return Ok(self.state.finish_current(at_end));
         }
         self.state.next_line += 1;
         let line = self.state.line_from(line_start);
@@ -930,6 +966,50 @@ fn looks_like_tag_line(line: &[u8]) -> bool {
         i += 1;
     }
     line.get(i) == Some(&b'"')
+}
+
+/// How far into a line the start of a tag pair is looked for by `last_safe_cut`: within
+/// the part of a line the splitter keeps past the size limit (`OVERFLOW_PEEK`).
+const CUT_PEEK: usize = 256;
+
+/// Where a stream may be cut into parts that split, each on its own, into the very games
+/// the whole stream splits into: the start of the last line in `bytes` (not the first)
+/// that opens a tag pair and follows, after blank lines only, a line of movetext (one
+/// whose first byte that counts is not `[`, nor a `%` escape). In whatever state the
+/// splitter reaches such a line, it starts the next game (`State::is_boundary`): after
+/// movetext a `[` line always does, and in an open comment or past the size limit a line
+/// that opens a tag pair does.
+pub fn last_safe_cut(bytes: &[u8]) -> Option<usize> {
+    // Lines from the last (which may be unfinished) back to the first.
+    let mut end = bytes.len();
+    let mut start = line_start_before(bytes, end);
+    // The start of the last line seen that opens a tag pair, while only blank lines follow.
+    let mut tag_line: Option<usize> = None;
+    loop {
+        let line = bytes.get(start..end).unwrap_or_default();
+        if let Some(i) = first_significant(line) {
+            let first = line.get(i).copied();
+            if let Some(cut) = tag_line
+                && first != Some(b'[')
+                && !(i == 0 && first == Some(b'%'))
+            {
+                return Some(cut);
+            }
+            let peek = line.get(..CUT_PEEK).unwrap_or(line);
+            tag_line = (start > 0 && looks_like_tag_line(peek.get(i..).unwrap_or_default()))
+                .then_some(start);
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start;
+        start = line_start_before(bytes, end - 1);
+    }
+}
+
+/// The start of the line that holds `bytes[..end]`'s last byte (just past a `\n`, or 0).
+fn line_start_before(bytes: &[u8], end: usize) -> usize {
+    memchr::memrchr(b'\n', bytes.get(..end).unwrap_or_default()).map_or(0, |i| i + 1)
 }
 
 fn offset(i: usize) -> u32 {

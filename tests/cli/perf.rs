@@ -120,3 +120,103 @@ fn thread_count_never_changes_the_output() {
     assert_eq!((code1, &one), (code2, &two));
     assert_eq!((code1, &one), (code3, &three));
 }
+
+/// Joins that put a safe cut in doubt: a comment holding a blank line and a tag pair, an
+/// escape line, tag pairs after tag pairs, a game without tags after a finished one.
+const TRICKY_JOINS: &str = concat!(
+    "[Event \"j1\"]\n\n1. e4 {a\n\n[Event \"in a comment\"]\nb} e5 *\n\n",
+    "% escape\n\n[Event \"j2\"]\n\n[Site \"more tags\"]\n\n1. d4 d5 1-0\n1. c4 c5 *\n\n",
+);
+
+/// Runs `args` on `path` at 1, 2 and 3 threads: the outputs and exit codes must be equal.
+fn same_at_every_thread_count(args: &[&str], path: &str) -> String {
+    let run_at = |threads: &str| {
+        let mut all = vec!["--threads", threads];
+        all.extend_from_slice(args);
+        all.push(path);
+        run_args(&all)
+    };
+    let (code, one, _) = run_at("1");
+    for threads in ["2", "3"] {
+        let (other_code, other, _) = run_at(threads);
+        assert_eq!(code, other_code, "{args:?} at {threads} threads");
+        assert!(
+            one == other,
+            "{args:?}: the output at {threads} threads differs"
+        );
+    }
+    one
+}
+
+/// About 1 MB: more than the reader's chunks, which workers split on their own. Every
+/// finding, game number and line, and every stats row, is as one thread reads them.
+#[test]
+fn chunks_give_the_output_of_one_thread() {
+    let parts = [
+        "bench/lichess_manwithavan.pgn",
+        "sample/problems.pgn",
+        "sample/twic1599-excerpt.pgn",
+    ];
+    let mut pgn = Vec::new();
+    for _ in 0..3 {
+        for part in parts {
+            pgn.extend(std::fs::read(testdata(part)).unwrap());
+            pgn.extend_from_slice(b"\n");
+            pgn.extend_from_slice(TRICKY_JOINS.as_bytes());
+        }
+    }
+    assert!(pgn.len() > 900_000);
+    let (_dir, path) = temp_file("chunks.pgn", &pgn);
+    let path = path.to_str().unwrap();
+    let findings = same_at_every_thread_count(&["validate", "--level", "info", "-q"], path);
+    assert!(findings.lines().count() > 100, "{findings}");
+    let rows = same_at_every_thread_count(&["stats", "-q"], path);
+    let games = rows.lines().count() - 1;
+    assert!(games > 1_000, "{games} games");
+    // The last row is numbered after every game before it.
+    let last_index = rows.lines().last().unwrap().split(',').nth(1).unwrap();
+    assert_eq!(last_index, games.to_string());
+}
+
+/// A game longer than the largest chunk (no safe cut in 16 MiB): the rest of the file is
+/// split by the reader, with the same games, numbers and lines.
+#[test]
+fn a_file_without_safe_cuts_gives_the_output_of_one_thread() {
+    let body = format!("{}\n", "x".repeat(79)).repeat(220_000);
+    let pgn = format!(
+        "[Event \"A\"]\n\n1. e4 {{{body}}} e5 *\n\n1. d4 d5 *\n\n{TRICKY_JOINS}[Event \"B\"]\n\n1. e4 e4 *\n"
+    );
+    assert!(pgn.len() > 17_000_000);
+    let (_dir, path) = temp_file("long.pgn", pgn.as_bytes());
+    let path = path.to_str().unwrap();
+    let findings = same_at_every_thread_count(
+        &["validate", "--level", "info", "--format", "jsonl", "-q"],
+        path,
+    );
+    let codes: Vec<(String, u64, u64)> = findings
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["game"].as_u64().unwrap(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .filter(|(code, _, _)| code.starts_with("input.") || code.starts_with("move."))
+        .collect();
+    // The last game's illegal move is found in that game, at its number and first line.
+    let tag_line = pgn[..pgn.find("[Event \"B\"]").unwrap()]
+        .matches('\n')
+        .count()
+        + 1;
+    assert!(tag_line > 220_000);
+    assert_eq!(
+        codes.first().unwrap(),
+        &("input.limit-exceeded".to_string(), 1, 1)
+    );
+    assert_eq!(
+        codes.last().unwrap(),
+        &("move.illegal".to_string(), 7, tag_line as u64)
+    );
+}

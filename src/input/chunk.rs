@@ -1,0 +1,353 @@
+//! Cutting a decompressed byte stream into chunks of whole games, for worker threads to
+//! split and replay on their own core: the reader only copies bytes and looks for a safe
+//! cut near each chunk's end (`last_safe_cut`), so that every chunk splits, on its own,
+//! into the games the whole stream splits into.
+
+use std::io::{self, BufRead};
+
+use super::encoding::looks_wide;
+use super::split::last_safe_cut;
+
+/// Bytes read for a chunk before a cut is looked for.
+pub const CHUNK_BYTES: usize = 256 * 1024;
+/// A chunk that finds no safe cut (one game larger than this, or no tag pairs at all) is
+/// given up on: the rest of the file is split by one splitter (`Piece::Rest`).
+pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
+
+/// Whole games of one file, ready for a `Splitter::for_part`.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    pub bytes: Vec<u8>,
+    /// The 1-based line of the first byte.
+    pub first_line: u64,
+    pub starts_file: bool,
+    pub ends_file: bool,
+}
+
+/// What the chunker hands on.
+pub enum Piece {
+    Chunk(Chunk),
+    /// No safe cut was found: the bytes read and not yet handed on (from `first_line`),
+    /// then the rest of the stream, go to a single splitter.
+    Rest {
+        bytes: Vec<u8>,
+        first_line: u64,
+        starts_file: bool,
+    },
+}
+
+pub struct Chunker<R> {
+    reader: R,
+    /// `CHUNK_BYTES` and `MAX_CHUNK_BYTES` (smaller in tests).
+    chunk_bytes: usize,
+    max_chunk_bytes: usize,
+    /// The bytes after the last cut, which lead the next chunk.
+    carry: Vec<u8>,
+    next_line: u64,
+    started: bool,
+    done: bool,
+    /// A read error, reported after the bytes before it have been handed on.
+    pending_error: Option<io::Error>,
+}
+
+impl<R: BufRead> Chunker<R> {
+    pub fn new(reader: R) -> Chunker<R> {
+        Chunker::with_sizes(reader, CHUNK_BYTES, MAX_CHUNK_BYTES)
+    }
+
+    pub fn with_sizes(reader: R, chunk_bytes: usize, max_chunk_bytes: usize) -> Chunker<R> {
+        Chunker {
+            reader,
+            chunk_bytes: chunk_bytes.max(1),
+            max_chunk_bytes,
+            carry: Vec::new(),
+            next_line: 1,
+            started: false,
+            done: false,
+            pending_error: None,
+        }
+    }
+
+    /// The reader, for the splitter that takes over after `Piece::Rest`.
+    pub fn into_reader(self) -> R {
+        self.reader
+    }
+
+    /// The next chunk, built in `buffer` (a spent chunk's, for reuse); `Ok(None)` at the
+    /// end of the stream. A read error comes after the bytes read before it.
+    pub fn next_piece(&mut self, mut buffer: Vec<u8>) -> io::Result<Option<Piece>> {
+        if self.done {
+            return match self.pending_error.take() {
+                Some(err) => Err(err),
+                None => Ok(None),
+            };
+        }
+        let starts_file = !self.started;
+        self.started = true;
+        buffer.clear();
+        buffer.append(&mut self.carry);
+        let mut want = self.chunk_bytes;
+        loop {
+            let at_end = self.fill(&mut buffer, want);
+            if starts_file && looks_wide(&buffer) {
+                // UTF-16/32: the splitter reports the file as one game from its first bytes;
+                // the rest is read (for the progress bar) and dropped.
+                self.drain();
+                return Ok(Some(self.last_chunk(buffer, starts_file)));
+            }
+            if at_end {
+                if buffer.is_empty() && !starts_file {
+                    self.done = true;
+                    return self.next_piece(Vec::new());
+                }
+                return Ok(Some(self.last_chunk(buffer, starts_file)));
+            }
+            if let Some(cut) = last_safe_cut(&buffer) {
+                self.carry
+                    .extend_from_slice(buffer.get(cut..).unwrap_or_default());
+                buffer.truncate(cut);
+                let first_line = self.next_line;
+                self.next_line += count_lines(&buffer);
+                return Ok(Some(Piece::Chunk(Chunk {
+                    bytes: buffer,
+                    first_line,
+                    starts_file,
+                    ends_file: false,
+                })));
+            }
+            if buffer.len() >= self.max_chunk_bytes {
+                self.done = true;
+                return Ok(Some(Piece::Rest {
+                    bytes: buffer,
+                    first_line: self.next_line,
+                    starts_file,
+                }));
+            }
+            // One game longer than the chunk: read on, twice as far each time, so that the
+            // search for a cut stays linear in the game's size.
+            want = buffer.len() * 2;
+        }
+    }
+
+    /// The chunk that ends the file. After a read error its unfinished last line is left
+    /// out, as a splitter reading the stream leaves it untokenised.
+    fn last_chunk(&mut self, mut buffer: Vec<u8>, starts_file: bool) -> Piece {
+        self.done = true;
+        if self.pending_error.is_some() {
+            let whole = memchr::memrchr(b'\n', &buffer).map_or(0, |i| i + 1);
+            buffer.truncate(whole);
+        }
+        let first_line = self.next_line;
+        self.next_line += count_lines(&buffer);
+        Piece::Chunk(Chunk {
+            bytes: buffer,
+            first_line,
+            starts_file,
+            ends_file: true,
+        })
+    }
+
+    /// Reads until `buffer` holds `want` bytes; true at the end of the stream (or at a read
+    /// error, which is kept for later).
+    fn fill(&mut self, buffer: &mut Vec<u8>, want: usize) -> bool {
+        buffer.reserve(want.saturating_sub(buffer.len()));
+        while buffer.len() < want {
+            let available = match self.reader.fill_buf() {
+                Ok(available) => available,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Err(err) => {
+                    self.pending_error = Some(err);
+                    return true;
+                }
+            };
+            if available.is_empty() {
+                return true;
+            }
+            let take = available.len().min(want - buffer.len());
+            buffer.extend_from_slice(available.get(..take).unwrap_or_default());
+            self.reader.consume(take);
+        }
+        false
+    }
+
+    /// Reads the rest of the stream without keeping it.
+    fn drain(&mut self) {
+        loop {
+            match self.reader.fill_buf() {
+                Ok([]) => return,
+                Ok(available) => {
+                    let len = available.len();
+                    self.reader.consume(len);
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.pending_error = Some(err);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Lines that end in `bytes` (the line count the splitter will have advanced by).
+fn count_lines(bytes: &[u8]) -> u64 {
+    // Counted in byte lanes over pieces short enough not to overflow them, which the
+    // compiler turns into vector code (a plain `filter().count()` it does not).
+    bytes
+        .chunks(255)
+        .map(|piece| {
+            let in_piece: u8 = piece.iter().map(|&b| u8::from(b == b'\n')).sum();
+            u64::from(in_piece)
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use std::io::{BufRead, Cursor, Read};
+    use std::sync::Arc;
+
+    use super::{Chunker, Piece};
+    use crate::input::{Limits, RawGame, Splitter};
+
+    fn games_of(mut splitter: Splitter<impl BufRead>, games: &mut Vec<RawGame>) {
+        while let Some(game) = splitter.next_game().unwrap() {
+            games.push(game);
+        }
+    }
+
+    /// The games of the whole stream, as one splitter finds them.
+    fn whole(pgn: &[u8], limits: Limits) -> Vec<String> {
+        let mut games = Vec::new();
+        games_of(Splitter::new(pgn, Arc::from("t"), limits), &mut games);
+        numbered(games)
+    }
+
+    /// The games of the chunks, each split on its own (and of the rest, where no cut was
+    /// found).
+    fn chunked(pgn: &[u8], limits: Limits, chunk: usize, max: usize) -> Vec<String> {
+        let mut chunker = Chunker::with_sizes(pgn, chunk, max);
+        let mut games = Vec::new();
+        loop {
+            match chunker.next_piece(Vec::new()).unwrap() {
+                Some(Piece::Chunk(c)) => {
+                    let splitter = Splitter::for_part(
+                        c.bytes.as_slice(),
+                        Arc::from("t"),
+                        limits,
+                        c.first_line,
+                        c.starts_file,
+                        c.ends_file,
+                    );
+                    games_of(splitter, &mut games);
+                }
+                Some(Piece::Rest {
+                    bytes,
+                    first_line,
+                    starts_file,
+                }) => {
+                    let rest = Cursor::new(bytes).chain(chunker.into_reader());
+                    let splitter = Splitter::for_part(
+                        rest,
+                        Arc::from("t"),
+                        limits,
+                        first_line,
+                        starts_file,
+                        true,
+                    );
+                    games_of(splitter, &mut games);
+                    break;
+                }
+                None => break,
+            }
+        }
+        numbered(games)
+    }
+
+    /// Each game in full, numbered as the pipeline numbers them (in order).
+    fn numbered(games: Vec<RawGame>) -> Vec<String> {
+        games
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut game)| {
+                game.index = i as u64 + 1;
+                format!("{game:?}")
+            })
+            .collect()
+    }
+
+    /// Wherever the chunks are cut, and also where no cut is found, every game comes out
+    /// as it does from one splitter over the whole stream: its bytes, line, tags, tokens
+    /// and problems (a truncated game only at the end).
+    #[test]
+    fn chunks_split_into_the_games_of_the_whole() {
+        let x = "x".repeat(300);
+        let inputs: Vec<String> = vec![
+            String::new(),
+            "\n\n\n".to_string(),
+            concat!(
+                "\u{feff}[Event \"a\"]\n[White \"x \"y\" z\"]\n\n",
+                "1.e4 {a comment\n[Not \"a tag\" ... } e5 ; rest\r\n",
+                "% escape\n2... Nf3!? $12 (2. d4 (2. c4)) ½-½ +- N\n\n",
+                "1. d4 d5 1-0\n1. c4 *\n[Event \"b\"\n[Site \"c\"] 1. e4\n",
+                "{ open [Event \"d\"]\n[Event \"e\"]\n1. f4 { never closed",
+            )
+            .to_string(),
+            // A comment holding a blank line and a tag pair: the tag pair ends the game.
+            "[Event \"a\"]\n\n1. e4 {a\n\n[Event \"x\"]\nb} e5 *\n\n[Event \"y\"]\n\n1. d4 *\n"
+                .to_string(),
+            // Tag pairs after tag pairs only (one game), and after an escape line.
+            "[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 *\n\n% x\n\n[Event \"c\"]\n1. d4 *\n"
+                .to_string(),
+            // Games without tags, ended by their markers.
+            "1. e4 e5 1-0\n1. d4 d5 0-1\n\n[Event \"c\"]\n1. c4 *\n\n  [Event \"d\"]\n1. Nf3 *\n"
+                .to_string(),
+            // Carriage returns and byte-order marks.
+            "\u{feff}[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n\u{feff}[Event \"b\"]\r\n\r\n1. d4 *\r\n"
+                .to_string(),
+            // Past the size limit, and a tag line far along its line.
+            format!(
+                "[Event \"a\"]\n\n1. e4 {{{x}}}\n{x} e5 *\n\n[Event \"b\"]\n1. d4 {{\n\n{}[Event \"c\"]\n1. c4\n\n[Event \"d\"]\n1. e4 *",
+                " ".repeat(300)
+            ),
+            // Unfinished at the end.
+            "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 d5".to_string(),
+            // No tag pairs at all: no cut is ever found.
+            format!("{x}\n{x}\n1. e4 *\n1. d4 *\n"),
+        ];
+        let small = Limits {
+            max_game_bytes: 200,
+            max_depth: 2,
+        };
+        for (case, pgn) in inputs.iter().enumerate() {
+            let pgn = pgn.as_bytes();
+            for limits in [Limits::default(), small] {
+                let expected = whole(pgn, limits);
+                for chunk in (1..=40).chain([100, 333, 1000, 5000]) {
+                    for max in [chunk, 700, 1 << 20] {
+                        assert_eq!(
+                            chunked(pgn, limits, chunk, max),
+                            expected,
+                            "case {case}, chunk {chunk}, max {max}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A UTF-16 file is one unreadable game, not games cut out of its later chunks.
+    #[test]
+    fn a_wide_file_is_one_game() {
+        let utf16: Vec<u8> = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n"
+            .repeat(50)
+            .bytes()
+            .flat_map(|b| [b, 0])
+            .collect();
+        let expected = whole(&utf16, Limits::default());
+        assert_eq!(expected.len(), 1);
+        assert_eq!(chunked(&utf16, Limits::default(), 128, 1 << 20), expected);
+    }
+}
