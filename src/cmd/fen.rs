@@ -205,7 +205,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             (report, collector)
         },
         |raw, (report, rows)| {
-            errors.report(&report)?;
+            errors.report(report)?;
             match &mut sink {
                 Sink::Csv(csv, written) => {
                     for (ply, san, fen) in rows.rows() {

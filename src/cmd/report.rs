@@ -60,8 +60,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &sources,
         |raw| replay(raw, &options, &mut ()),
         |_raw, report| {
-            figures.add_game(&report);
-            builder.add(&report);
+            figures.add_game(report);
+            builder.add(report);
             Ok(())
         },
     )?;

@@ -87,9 +87,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             (report, row)
         },
         |_raw, (report, row)| {
-            output.write_all(&row?)?;
-            summary.add_game(&report);
-            figures.add_game(&report);
+            let row = row
+                .as_ref()
+                .map_err(|err| anyhow::anyhow!("cannot make a CSV row: {err}"))?;
+            output.write_all(row)?;
+            summary.add_game(report);
+            figures.add_game(report);
             Ok(())
         },
     )?;

@@ -143,7 +143,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                     continue;
                 }
                 figures.count_finding(severity);
-                writer.write(&report, finding)?;
+                writer.write(report, finding)?;
             }
             Ok(())
         },
