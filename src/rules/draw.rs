@@ -133,6 +133,8 @@ impl DrawTracker {
         self.rights = pos.castles().castling_rights();
         self.castling_key = castling_key(pos);
         self.stretch.clear();
+        // Most stretches between irreversible moves are short: one allocation, not several.
+        self.stretch.reserve(32);
         self.stretch.push(Seen {
             key,
             by_check: false,

@@ -156,7 +156,8 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
         pos: Chess::default(),
         in_check: false,
         start: Chess::default(),
-        played: Vec::new(),
+        // At most one move per token: one allocation, not a doubling per move.
+        played: Vec::with_capacity(raw.tokens.len()),
         marker: None,
         automatic_end: None,
         plies_after_end: 0,

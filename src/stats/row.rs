@@ -1,5 +1,8 @@
 //! The per-game record of `pgnkit stats`: one CSV row, SPEC.md's columns in SPEC.md's order.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use serde::Serialize;
 use shakmaty::Position;
 
@@ -135,14 +138,55 @@ impl<'a> StatsRow<'a> {
 }
 
 /// One CSV record (with its line end) of `StatsRow::HEADER` or of a game's row: made on the
-/// worker threads, so that the writer only copies bytes.
+/// worker threads, so that the writer only copies bytes. Each thread keeps one CSV writer
+/// for all its rows.
 pub fn csv_record(record: impl Serialize) -> csv::Result<Vec<u8>> {
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(false)
-        .buffer_capacity(512)
-        .from_writer(Vec::with_capacity(512));
-    writer.serialize(record)?;
-    writer.into_inner().map_err(|err| err.into_error().into())
+    thread_local! {
+        static WRITER: RefCell<RowWriter> = RefCell::new(RowWriter::new());
+    }
+    WRITER.with_borrow_mut(|writer| {
+        let made = writer
+            .csv
+            .serialize(record)
+            .and_then(|()| Ok(writer.csv.flush()?));
+        let row = made.map(|()| writer.bytes.borrow().clone());
+        writer.bytes.borrow_mut().clear();
+        if row.is_err() {
+            // A record cut short must not lead the next one.
+            *writer = RowWriter::new();
+        }
+        row
+    })
+}
+
+/// A CSV writer whose output the caller can take after each record.
+struct RowWriter {
+    csv: csv::Writer<SharedBytes>,
+    bytes: Rc<RefCell<Vec<u8>>>,
+}
+
+impl RowWriter {
+    fn new() -> RowWriter {
+        let bytes = Rc::new(RefCell::new(Vec::new()));
+        let csv = csv::WriterBuilder::new()
+            .has_headers(false)
+            .buffer_capacity(512)
+            .from_writer(SharedBytes(bytes.clone()));
+        RowWriter { csv, bytes }
+    }
+}
+
+struct SharedBytes(Rc<RefCell<Vec<u8>>>);
+
+impl std::io::Write for SharedBytes {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Neither side has mating material in the final position (false without a position).
