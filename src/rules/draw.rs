@@ -267,6 +267,13 @@ impl DrawTracker {
 
     /// Perpetual check (SPEC.md): the final position occurred at least 3 times and one side
     /// gave check with every one of its moves since that position first occurred.
+    /// Forgets the positions of the current stretch once the game is over (the figures
+    /// stay); `perpetual_check` and the repetition counts need them no more.
+    pub fn drop_history(&mut self) {
+        self.stretch = Vec::new();
+        self.occurrences = HashMap::default();
+    }
+
     pub fn perpetual_check(&self) -> bool {
         if self.current_count < 3 {
             return false;

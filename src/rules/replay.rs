@@ -2,6 +2,7 @@
 //! legal path is a plain `San::to_move` and `play_unchecked`; only when a move fails is
 //! the diagnosis layer asked why.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
@@ -156,14 +157,22 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
         pos: Chess::default(),
         in_check: false,
         start: Chess::default(),
-        // At most one move per token: one allocation, not a doubling per move.
-        played: Vec::with_capacity(raw.tokens.len()),
+        played: PLAYED.take(),
         marker: None,
         automatic_end: None,
         plies_after_end: 0,
     };
+    game.played.clear();
     game.run(visitor);
+    // Freed here, on the thread that made them, not after the report's long way round.
+    game.report.draws.drop_history();
+    PLAYED.set(std::mem::take(&mut game.played));
     game.report
+}
+
+thread_local! {
+    /// `Replay::played` of the thread's last game, reused by its next one.
+    static PLAYED: Cell<Vec<(Move, (u32, u32))>> = const { Cell::new(Vec::new()) };
 }
 
 struct Replay<'a> {
