@@ -86,9 +86,9 @@ pub struct GlobalArgs {
     )]
     pub color: ColorChoice,
 
-    /// Worker threads that split and replay games (default: all cores); one more thread
-    /// reads the input in chunks of whole games. `--threads 1`, and a `--games` range, run
-    /// the whole pipeline on one thread. Output never depends on it.
+    /// Worker threads (default: all cores): each reads a chunk of whole games in turn,
+    /// splits and replays it. `--threads 1`, and a `--games` range, run the whole pipeline
+    /// on one thread. Output never depends on it.
     #[arg(
         short = 'j',
         long,

@@ -1,6 +1,6 @@
-//! The parallel pipeline: a reader cuts the inputs into chunks of whole games; worker
-//! threads split and process the chunks, each on its own core, and take turns only to
-//! number the games; the calling thread writes the results in input order. Output never
+//! The parallel pipeline: worker threads take turns reading the inputs in chunks of whole
+//! games, split and process their chunks each on its own core, and take turns again only
+//! to number the games; the calling thread writes the results in input order. Output never
 //! depends on the number of threads. With one thread, games are split and processed in
 //! batches on the calling thread.
 
@@ -9,9 +9,6 @@ use std::io::{BufRead, Read};
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-
-use anyhow::anyhow;
-use crossbeam_channel::SendError;
 
 use crate::cli::{GameRange, Shard};
 use crate::input::{Chunk, Chunker, Limits, Piece, RawGame, Source, Splitter, open_decoded};
@@ -131,9 +128,8 @@ impl Pipeline {
         })
     }
 
-    /// Reads in chunks of whole games that the workers split and replay on their own
-    /// core (so that a game's bytes and tokens stay in one core's cache); the workers take
-    /// turns only to number the games they split.
+    /// Workers read chunks of whole games in turns and split and replay them on their own
+    /// core (so that a chunk's bytes, and its games' tokens, stay in one core's cache).
     fn run_parallel<T, P, D>(
         &self,
         sources: &[Source],
@@ -147,50 +143,36 @@ impl Pipeline {
         D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>>,
     {
         // Plain threads blocked on channels: idle workers sleep instead of spinning for
-        // work (rayon's idle spin took CPU from the reader on 2 cores).
+        // work (rayon's idle spin took CPU on 2 cores).
         let workers = self.threads.max(1);
-        // Pieces read but not yet written; the reader waits for a ticket before each one,
-        // so memory stays bounded even when one piece is slow.
+        // Pieces read but not yet written; a worker takes a ticket before reading one, so
+        // memory stays bounded even when one piece is slow.
         let max_in_flight = workers * 2 + 1;
         let (ticket_tx, ticket_rx) = crossbeam_channel::bounded::<()>(max_in_flight);
-        let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Work)>(workers);
         let (done_tx, done_rx) = crossbeam_channel::bounded::<Done<T>>(max_in_flight);
         // Games written go back to the worker that split them, whose splitters reuse their
-        // buffers (memory is allocated and freed on one thread), and chunks split go back
-        // to the reader: nothing is allocated per game or chunk.
+        // buffers: memory is allocated and freed on one thread.
         let (spent_txs, spent_rxs): (Vec<_>, Vec<_>) = (0..workers)
             .map(|_| crossbeam_channel::bounded::<Spent<T>>(max_in_flight))
             .unzip();
-        let (free_tx, free_rx) = crossbeam_channel::bounded::<Vec<u8>>(max_in_flight);
         let numbering = Numbering::default();
+        let input = Mutex::new(Input::new(sources, self.limits, counter));
 
         std::thread::scope(|scope| {
-            let reader = std::thread::Builder::new()
-                .name("pgnkit-reader".to_string())
-                .spawn_scoped(scope, move || {
-                    let mut seq = 0u64;
-                    read_chunks(sources, self.limits, counter, &free_rx, &mut |work| {
-                        ticket_tx
-                            .send(())
-                            .and_then(|()| work_tx.send((seq, work)).map_err(|_| SendError(())))
-                            .map_err(|_| anyhow!("the writer stopped"))?;
-                        seq += 1;
-                        Ok(())
-                    })
-                })?;
             for (i, spent) in spent_rxs.into_iter().enumerate() {
                 let links = WorkerLinks {
-                    work: work_rx.clone(),
+                    tickets: ticket_tx.clone(),
                     done: done_tx.clone(),
                     spent,
-                    free_chunks: free_tx.clone(),
                 };
-                let numbering = &numbering;
+                let (numbering, input) = (&numbering, &input);
                 std::thread::Builder::new()
                     .name(format!("pgnkit-worker-{i}"))
-                    .spawn_scoped(scope, move || work(i, self, process, numbering, links))?;
+                    .spawn_scoped(scope, move || {
+                        work(i, self, process, numbering, input, links)
+                    })?;
             }
-            drop((work_rx, done_tx, free_tx));
+            drop((ticket_tx, done_tx));
             let written = write_in_order(done_rx, ticket_rx, &mut |worker, message, results| {
                 let spent = deliver(message, results)?;
                 if let (Some(spent), Some(spent_tx)) = (spent, spent_txs.get(worker)) {
@@ -199,18 +181,22 @@ impl Pipeline {
                 }
                 Ok(())
             });
-            // When the writer stopped early, its receivers are gone: the workers and the
-            // reader find their channels closed and stop.
+            // When the writer stopped early, its receivers are gone: the workers find their
+            // channels closed and stop.
             if written.is_err() {
                 numbering.close();
             }
-            let sources = reader
-                .join()
-                .map_err(|_| anyhow!("the reader thread panicked"))?;
+            Ok((written, numbering.total()))
+        })
+        .and_then(|(written, games)| {
+            let input = input.into_inner().unwrap_or_else(PoisonError::into_inner);
             written?;
+            if let Some(err) = input.failure {
+                return Err(err);
+            }
             Ok(ReadCounts {
-                sources: sources?,
-                games: numbering.total(),
+                sources: input.sources_reached,
+                games,
             })
         })
     }
@@ -222,18 +208,19 @@ type Spent<T> = (Vec<RawGame>, Vec<T>);
 
 /// A worker's channels.
 struct WorkerLinks<T> {
-    work: crossbeam_channel::Receiver<(u64, Work)>,
+    tickets: crossbeam_channel::Sender<()>,
     done: crossbeam_channel::Sender<Done<T>>,
     spent: crossbeam_channel::Receiver<Spent<T>>,
-    free_chunks: crossbeam_channel::Sender<Vec<u8>>,
 }
 
-/// One worker: splits each chunk into games, numbers them in its turn and processes them.
+/// One worker: reads the next piece of the input in its turn, splits it into games,
+/// numbers them in its turn and processes them.
 fn work<T, P>(
     worker: usize,
     pipeline: &Pipeline,
     process: &P,
     numbering: &Numbering,
+    input: &Mutex<Input<'_>>,
     links: WorkerLinks<T>,
 ) where
     P: Fn(&RawGame) -> T,
@@ -242,7 +229,18 @@ fn work<T, P>(
     let mut guard = CloseOnDrop(Some(numbering));
     let mut spares = Vec::new();
     let mut containers: Vec<Spent<T>> = Vec::new();
-    for (seq, piece) in links.work {
+    let mut buffer = Vec::new();
+    loop {
+        if links.tickets.send(()).is_err() {
+            break; // the writer stopped
+        }
+        let next = input
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .next(std::mem::take(&mut buffer));
+        let Some((seq, piece)) = next else {
+            break;
+        };
         while let Ok((mut games, mut results)) = links.spent.try_recv() {
             spares.append(&mut games);
             results.clear();
@@ -252,7 +250,7 @@ fn work<T, P>(
         let starts_file = match piece {
             Work::Chunk { file, chunk } => {
                 split_chunk(&chunk, file, pipeline.limits, &mut spares, &mut games);
-                let _ = links.free_chunks.try_send(chunk.bytes);
+                buffer = chunk.bytes;
                 chunk.starts_file
             }
             Work::Games {
@@ -399,106 +397,182 @@ impl Drop for CloseOnDrop<'_> {
     }
 }
 
-/// The reader of the parallel run: cuts each source into chunks of whole games. Returns
-/// the number of sources it tried to open.
-fn read_chunks(
-    sources: &[Source],
+/// The inputs, read by the workers in turns: a worker takes the next piece under the
+/// lock, so the bytes it reads are in its own core's cache when it splits them, and no
+/// reader thread competes with the workers for the cores.
+struct Input<'a> {
+    sources: std::slice::Iter<'a, Source>,
     limits: Limits,
     counter: Arc<AtomicU64>,
-    free_chunks: &crossbeam_channel::Receiver<Vec<u8>>,
-    send: &mut impl FnMut(Work) -> anyhow::Result<()>,
-) -> anyhow::Result<u64> {
-    for source in sources {
-        let reader = match open_decoded(source, counter.clone()) {
-            Ok(reader) => reader,
-            Err(err) => {
-                send(Work::InputError(format!(
-                    "cannot open {}: {err}",
-                    source.name()
-                )))?;
-                continue;
-            }
-        };
-        let file: Arc<str> = Arc::from(source.name());
-        let mut chunker = Chunker::new(reader);
-        loop {
-            crate::interrupt::check()?;
-            let buffer = free_chunks.try_recv().unwrap_or_default();
-            match chunker.next_piece(buffer) {
-                Ok(Some(Piece::Chunk(chunk))) => send(Work::Chunk {
-                    file: file.clone(),
-                    chunk,
-                })?,
-                Ok(Some(Piece::Rest {
-                    bytes,
-                    first_line,
-                    starts_file,
-                })) => {
-                    let rest = std::io::Cursor::new(bytes).chain(chunker.into_reader());
-                    let splitter = Splitter::for_part(
-                        rest,
-                        file.clone(),
-                        limits,
-                        first_line,
-                        starts_file,
-                        true,
-                    );
-                    split_rest(splitter, starts_file, source, send)?;
-                    break;
-                }
-                Ok(None) => break,
-                Err(err) => {
-                    send(Work::InputError(format!(
-                        "cannot read {}: {err}",
-                        source.name()
-                    )))?;
-                    break;
-                }
-            }
-        }
-    }
-    Ok(sources.len() as u64)
+    reading: Reading<'a>,
+    /// The number of the next piece, in reading order.
+    seq: u64,
+    /// Sources opened or tried.
+    sources_reached: u64,
+    /// What stopped the reading (an interrupt), reported when the run ends.
+    failure: Option<anyhow::Error>,
 }
 
-/// Splits the rest of a file on the reader, in batches.
-fn split_rest(
-    mut splitter: Splitter<impl BufRead>,
-    mut starts_file: bool,
-    source: &Source,
-    send: &mut impl FnMut(Work) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+/// The bytes read while looking for a cut, then the rest of the source.
+type RestOfFile = std::io::Chain<std::io::Cursor<Vec<u8>>, Box<dyn BufRead + Send>>;
+
+/// Where the reading stands.
+enum Reading<'a> {
+    /// Between sources.
+    Idle,
+    /// Cutting a source into chunks.
+    Chunks {
+        source: &'a Source,
+        file: Arc<str>,
+        chunker: Chunker<Box<dyn BufRead + Send>>,
+    },
+    /// Splitting the rest of a source where no safe cut was found.
+    Rest {
+        source: &'a Source,
+        splitter: Box<Splitter<RestOfFile>>,
+        starts_file: bool,
+    },
+    /// A read error, reported after the games read before it.
+    Failed(String),
+    Done,
+}
+
+impl<'a> Input<'a> {
+    fn new(sources: &'a [Source], limits: Limits, counter: Arc<AtomicU64>) -> Input<'a> {
+        Input {
+            sources: sources.iter(),
+            limits,
+            counter,
+            reading: Reading::Idle,
+            seq: 0,
+            sources_reached: 0,
+            failure: None,
+        }
+    }
+
+    /// The next piece of work and its number (a chunk is built in `buffer`); `None` at
+    /// the end of the inputs or after an interrupt.
+    fn next(&mut self, buffer: Vec<u8>) -> Option<(u64, Work)> {
+        if let Err(err) = crate::interrupt::check() {
+            self.reading = Reading::Done;
+            self.failure.get_or_insert(err.into());
+        }
+        let mut buffer = Some(buffer);
+        let work = loop {
+            match std::mem::replace(&mut self.reading, Reading::Idle) {
+                Reading::Done => {
+                    self.reading = Reading::Done;
+                    return None;
+                }
+                Reading::Failed(text) => break Work::InputError(text),
+                Reading::Idle => {
+                    let Some(source) = self.sources.next() else {
+                        self.reading = Reading::Done;
+                        return None;
+                    };
+                    self.sources_reached += 1;
+                    match open_decoded(source, self.counter.clone()) {
+                        Ok(reader) => {
+                            self.reading = Reading::Chunks {
+                                source,
+                                file: Arc::from(source.name()),
+                                chunker: Chunker::new(reader),
+                            }
+                        }
+                        Err(err) => {
+                            break Work::InputError(format!(
+                                "cannot open {}: {err}",
+                                source.name()
+                            ));
+                        }
+                    }
+                }
+                Reading::Chunks {
+                    source,
+                    file,
+                    mut chunker,
+                } => match chunker.next_piece(buffer.take().unwrap_or_default()) {
+                    Ok(Some(Piece::Chunk(chunk))) => {
+                        let work = Work::Chunk {
+                            file: file.clone(),
+                            chunk,
+                        };
+                        self.reading = Reading::Chunks {
+                            source,
+                            file,
+                            chunker,
+                        };
+                        break work;
+                    }
+                    Ok(Some(Piece::Rest {
+                        bytes,
+                        first_line,
+                        starts_file,
+                    })) => {
+                        let rest = std::io::Cursor::new(bytes).chain(chunker.into_reader());
+                        let splitter = Splitter::for_part(
+                            rest,
+                            file,
+                            self.limits,
+                            first_line,
+                            starts_file,
+                            true,
+                        );
+                        self.reading = Reading::Rest {
+                            source,
+                            splitter: Box::new(splitter),
+                            starts_file,
+                        };
+                    }
+                    Ok(None) => {}
+                    Err(err) => {
+                        break Work::InputError(format!("cannot read {}: {err}", source.name()));
+                    }
+                },
+                Reading::Rest {
+                    source,
+                    mut splitter,
+                    starts_file,
+                } => {
+                    let (games, failed) = next_batch(&mut splitter);
+                    self.reading = match failed {
+                        Some(err) => {
+                            Reading::Failed(format!("cannot read {}: {err}", source.name()))
+                        }
+                        None if games.is_empty() => Reading::Idle,
+                        None => Reading::Rest {
+                            source,
+                            splitter,
+                            starts_file: false,
+                        },
+                    };
+                    if !games.is_empty() {
+                        break Work::Games { games, starts_file };
+                    }
+                }
+            }
+        };
+        let seq = self.seq;
+        self.seq += 1;
+        Some((seq, work))
+    }
+}
+
+/// The next batch of games from a splitter; a read error ends it.
+fn next_batch(splitter: &mut Splitter<impl BufRead>) -> (Vec<RawGame>, Option<std::io::Error>) {
     let mut batch = Vec::with_capacity(BATCH_GAMES);
     let mut batch_bytes = 0;
-    let failed = loop {
-        crate::interrupt::check()?;
+    while batch.len() < BATCH_GAMES && batch_bytes < BATCH_BYTES {
         match splitter.next_game() {
             Ok(Some(game)) => {
                 batch_bytes += game.bytes.len();
                 batch.push(game);
-                if batch.len() >= BATCH_GAMES || batch_bytes >= BATCH_BYTES {
-                    let games = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_GAMES));
-                    send(Work::Games { games, starts_file })?;
-                    starts_file = false;
-                    batch_bytes = 0;
-                }
             }
-            Ok(None) => break None,
-            Err(err) => break Some(err),
+            Ok(None) => break,
+            Err(err) => return (batch, Some(err)),
         }
-    };
-    if !batch.is_empty() {
-        send(Work::Games {
-            games: batch,
-            starts_file,
-        })?;
     }
-    if let Some(err) = failed {
-        send(Work::InputError(format!(
-            "cannot read {}: {err}",
-            source.name()
-        )))?;
-    }
-    Ok(())
+    (batch, None)
 }
 
 /// A piece back from a worker: its sequence number, the worker, the games and their
