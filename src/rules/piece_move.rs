@@ -8,8 +8,73 @@
 //! returns `None` and goes through `San::to_move`, which also explains the failures, so
 //! the answer is always shakmaty's. The differential tests below hold the two together.
 
-use shakmaty::san::San;
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
+use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square, attacks,
+};
+
+/// The commonest SANs read without shakmaty's general parser: a piece or pawn move without
+/// a rank to tell pieces apart and without promotion (`e4`, `exd5`, `Nf3`, `Nbd7`,
+/// `Qxe5+`), or castling, with an optional `+` or `#`. Anything else gives `None` and is
+/// read by `SanPlus::from_ascii`; what this reads, shakmaty reads the same (a test below
+/// holds them together).
+#[inline]
+pub fn quick_san(text: &[u8]) -> Option<SanPlus> {
+    let (body, suffix) = match text.split_last()? {
+        (b'+', body) => (body, Some(Suffix::Check)),
+        (b'#', body) => (body, Some(Suffix::Checkmate)),
+        _ => (text, None),
+    };
+    let (role, rest) = match body.split_first()? {
+        (b'N', rest) => (Role::Knight, rest),
+        (b'B', rest) => (Role::Bishop, rest),
+        (b'R', rest) => (Role::Rook, rest),
+        (b'Q', rest) => (Role::Queen, rest),
+        (b'K', rest) => (Role::King, rest),
+        (b'a'..=b'h', _) => (Role::Pawn, body),
+        (b'O', _) => {
+            let side = match body {
+                b"O-O" => CastlingSide::KingSide,
+                b"O-O-O" => CastlingSide::QueenSide,
+                _ => return None,
+            };
+            return Some(SanPlus {
+                san: San::Castle(side),
+                suffix,
+            });
+        }
+        _ => return None,
+    };
+    let (from, to) = rest.split_at_checked(rest.len().checked_sub(2)?)?;
+    let to = match *to {
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Square::from_coords(
+            File::new(u32::from(file - b'a')),
+            Rank::new(u32::from(rank - b'1')),
+        ),
+        _ => return None,
+    };
+    let (file, capture) = match *from {
+        [] => (None, false),
+        [b'x'] => (None, true),
+        [file @ b'a'..=b'h'] => (Some(File::new(u32::from(file - b'a'))), false),
+        [file @ b'a'..=b'h', b'x'] => (Some(File::new(u32::from(file - b'a'))), true),
+        _ => return None,
+    };
+    if role == Role::Pawn && file.is_some() != capture {
+        return None; // `xe5`, `ed5`: shakmaty's
+    }
+    Some(SanPlus {
+        san: San::Normal {
+            role,
+            file,
+            rank: None,
+            capture,
+            to,
+            promotion: None,
+        },
+        suffix,
+    })
+}
 
 /// The move a SAN names, when it names exactly one legal move and the position is one the
 /// shortcut handles; `None` means "ask `San::to_move`". `in_check` is `pos.is_check()`,
@@ -150,7 +215,48 @@ mod tests {
     use shakmaty::san::San;
     use shakmaty::{CastlingMode, Chess, File, Position, Rank, Role, Square};
 
-    use super::{king_can_step, resolve};
+    use super::{king_can_step, quick_san, resolve};
+
+    /// Every SAN-like word of up to six bytes over the letters SAN uses: what the quick
+    /// reader reads, shakmaty reads the same, and it reads the common forms.
+    #[test]
+    fn quick_san_reads_as_shakmaty_does() {
+        let firsts = [
+            "", "N", "B", "R", "Q", "K", "P", "n", "b", "O", "0", "x", "-",
+        ];
+        let seconds = ["", "a", "e", "h", "1", "8", "x", "i", "-"];
+        let thirds = ["", "x", ":", "e", "4", "-"];
+        let squares = ["a1", "e4", "h8", "d5", "i4", "e9", "e", "4", "", "O", "O-O"];
+        let ends = ["", "+", "#", "++", "=Q", "!", "-O", "-O-O"];
+        let mut read = 0;
+        for a in firsts {
+            for b in seconds {
+                for c in thirds {
+                    for d in squares {
+                        for e in ends {
+                            let text = format!("{a}{b}{c}{d}{e}");
+                            if let Some(quick) = quick_san(text.as_bytes()) {
+                                read += 1;
+                                let full = shakmaty::san::SanPlus::from_ascii(text.as_bytes());
+                                assert_eq!(full.ok(), Some(quick), "{text}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(read > 500, "{read}");
+        for common in [
+            "e4", "exd5", "Nf3", "Nbd7", "Qxe5+", "O-O", "O-O-O#", "Kxh8", "Rae1",
+        ] {
+            assert!(quick_san(common.as_bytes()).is_some(), "{common}");
+        }
+        for other in [
+            "e8=Q", "R1e2", "Pe4", "xe5", "ed5", "0-0", "--", "Nf3!", "e4++",
+        ] {
+            assert!(quick_san(other.as_bytes()).is_none(), "{other}");
+        }
+    }
 
     /// Every SAN a piece could be written with in `pos` (every role, target, and
     /// disambiguation, legal or not): the shortcut must give shakmaty's move or nothing,

@@ -578,7 +578,7 @@ fn plain_move(
     {
         return None;
     }
-    let san_plus = SanPlus::from_ascii(text).ok()?;
+    let san_plus = piece_move::quick_san(text).or_else(|| SanPlus::from_ascii(text).ok())?;
     if !matches!(
         san_plus.san,
         San::Normal {
