@@ -3,7 +3,7 @@
 //! cut near each chunk's end (`last_safe_cut`), so that every chunk splits, on its own,
 //! into the games the whole stream splits into.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
 use super::encoding::looks_wide;
 use super::split::last_safe_cut;
@@ -150,24 +150,18 @@ impl<R: BufRead> Chunker<R> {
     /// Reads until `buffer` holds `want` bytes; true at the end of the stream (or at a read
     /// error, which is kept for later).
     fn fill(&mut self, buffer: &mut Vec<u8>, want: usize) -> bool {
-        buffer.reserve(want.saturating_sub(buffer.len()));
-        while buffer.len() < want {
-            let available = match self.reader.fill_buf() {
-                Ok(available) => available,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                Err(err) => {
-                    self.pending_error = Some(err);
-                    return true;
-                }
-            };
-            if available.is_empty() {
-                return true;
+        let room = want.saturating_sub(buffer.len());
+        buffer.reserve(room);
+        // `read_to_end` reads into the spare room without zeroing it where the source
+        // allows, and a `BufReader` hands a read this large straight to its source: the
+        // bytes are not copied through its buffer.
+        match (&mut self.reader).take(room as u64).read_to_end(buffer) {
+            Ok(_) => buffer.len() < want,
+            Err(err) => {
+                self.pending_error = Some(err);
+                true
             }
-            let take = available.len().min(want - buffer.len());
-            buffer.extend_from_slice(available.get(..take).unwrap_or_default());
-            self.reader.consume(take);
         }
-        false
     }
 
     /// Reads the rest of the stream without keeping it.
@@ -228,6 +222,10 @@ mod tests {
     /// The games of the chunks, each split on its own (and of the rest, where no cut was
     /// found).
     fn chunked(pgn: &[u8], limits: Limits, chunk: usize, max: usize) -> Vec<String> {
+        chunked_from(pgn, limits, chunk, max)
+    }
+
+    fn chunked_from(pgn: impl BufRead, limits: Limits, chunk: usize, max: usize) -> Vec<String> {
         let mut chunker = Chunker::with_sizes(pgn, chunk, max);
         let mut games = Vec::new();
         loop {
@@ -333,8 +331,28 @@ mod tests {
                             "case {case}, chunk {chunk}, max {max}"
                         );
                     }
+                    // A source that hands out a few bytes per read (a pipe).
+                    let trickle = std::io::BufReader::with_capacity(3, Trickle(pgn));
+                    assert_eq!(
+                        chunked_from(trickle, limits, chunk, 1 << 20),
+                        expected,
+                        "case {case}, chunk {chunk}, short reads"
+                    );
                 }
             }
+        }
+    }
+
+    /// Hands out at most five bytes per read.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.0.len()).min(5);
+            let (now, later) = self.0.split_at(n);
+            buf.get_mut(..n).unwrap().copy_from_slice(now);
+            self.0 = later;
+            Ok(n)
         }
     }
 
