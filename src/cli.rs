@@ -87,8 +87,9 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 
     /// Worker threads (default: all cores): each reads a chunk of whole games in turn,
-    /// splits and replays it. `--threads 1`, and a `--games` range, run the whole pipeline
-    /// on one thread. Output never depends on it.
+    /// splits and replays it, and writes results when theirs come next. `--threads 1`,
+    /// and a `--games` range, run the whole pipeline on one thread. Output never depends
+    /// on it.
     #[arg(
         short = 'j',
         long,

@@ -1,6 +1,6 @@
 //! The parallel pipeline: worker threads take turns reading the inputs in chunks of whole
-//! games, split and process their chunks each on its own core, and take turns again only
-//! to number the games; the calling thread writes the results in input order. Output never
+//! games, split and process their chunks each on its own core, take turns to number the
+//! games, and whichever finishes the next piece in input order writes it. Output never
 //! depends on the number of threads. With one thread, games are split and processed in
 //! batches on the calling thread.
 
@@ -70,7 +70,7 @@ impl Pipeline {
     where
         T: Send,
         P: Fn(&RawGame) -> T + Sync,
-        S: FnMut(&RawGame, &T) -> anyhow::Result<()>,
+        S: FnMut(&RawGame, &T) -> anyhow::Result<()> + Send,
     {
         let total_bytes = sources.iter().map(Source::size).sum();
         let progress = Progress::new(total_bytes, self.show_progress);
@@ -135,12 +135,12 @@ impl Pipeline {
         sources: &[Source],
         process: &P,
         counter: Arc<AtomicU64>,
-        mut deliver: D,
+        deliver: D,
     ) -> anyhow::Result<ReadCounts>
     where
         T: Send,
         P: Fn(&RawGame) -> T + Sync,
-        D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>>,
+        D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>> + Send,
     {
         // Plain threads blocked on channels: idle workers sleep instead of spinning for
         // work (rayon's idle spin took CPU on 2 cores).
@@ -149,7 +149,6 @@ impl Pipeline {
         // memory stays bounded even when one piece is slow.
         let max_in_flight = workers * 2 + 1;
         let (ticket_tx, ticket_rx) = crossbeam_channel::bounded::<()>(max_in_flight);
-        let (done_tx, done_rx) = crossbeam_channel::bounded::<Done<T>>(max_in_flight);
         // Games written go back to the worker that split them, whose splitters reuse their
         // buffers: memory is allocated and freed on one thread.
         let (spent_txs, spent_rxs): (Vec<_>, Vec<_>) = (0..workers)
@@ -157,48 +156,93 @@ impl Pipeline {
             .unzip();
         let numbering = Numbering::default();
         let input = Mutex::new(Input::new(sources, self.limits, counter));
+        let output = Mutex::new(InOrder {
+            next: 0,
+            waiting: BTreeMap::new(),
+            deliver,
+            spent: spent_txs,
+            tickets: Some(ticket_rx),
+            failure: None,
+        });
 
         std::thread::scope(|scope| {
             for (i, spent) in spent_rxs.into_iter().enumerate() {
                 let links = WorkerLinks {
                     tickets: ticket_tx.clone(),
-                    done: done_tx.clone(),
                     spent,
                 };
-                let (numbering, input) = (&numbering, &input);
+                let shared = Shared {
+                    numbering: &numbering,
+                    input: &input,
+                    output: &output,
+                };
                 std::thread::Builder::new()
                     .name(format!("pgnkit-worker-{i}"))
-                    .spawn_scoped(scope, move || {
-                        work(i, self, process, numbering, input, links)
-                    })?;
+                    .spawn_scoped(scope, move || work(i, self, process, shared, links))?;
             }
-            drop((ticket_tx, done_tx));
-            let written = write_in_order(done_rx, ticket_rx, &mut |worker, message, results| {
-                let spent = deliver(message, results)?;
-                if let (Some(spent), Some(spent_tx)) = (spent, spent_txs.get(worker)) {
-                    // A full channel only means the worker has enough spares.
-                    let _ = spent_tx.try_send(spent);
+            drop(ticket_tx);
+            anyhow::Ok(())
+        })?;
+        let input = input.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let output = output.into_inner().unwrap_or_else(PoisonError::into_inner);
+        if let Some(err) = output.failure.or(input.failure) {
+            return Err(err);
+        }
+        Ok(ReadCounts {
+            sources: input.sources_reached,
+            games: numbering.total(),
+        })
+    }
+}
+
+/// The results waiting to be written in input order. Whichever worker finishes the next
+/// piece writes it, and the pieces after it that are waiting: no writer thread competes
+/// with the workers for the cores.
+struct InOrder<T, D> {
+    /// The number of the next piece to write.
+    next: u64,
+    waiting: BTreeMap<u64, (usize, Message, Option<Vec<T>>)>,
+    deliver: D,
+    /// Where the games and results written go back to, by worker.
+    spent: Vec<crossbeam_channel::Sender<Spent<T>>>,
+    /// A ticket is given back for every piece written; dropped when the writing fails,
+    /// so that workers waiting for a ticket stop.
+    tickets: Option<crossbeam_channel::Receiver<()>>,
+    /// What stopped the writing (a closed pipe, a full disk).
+    failure: Option<anyhow::Error>,
+}
+
+impl<T, D> InOrder<T, D>
+where
+    D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>>,
+{
+    /// Adds a finished piece and writes every piece that is now next. False once the
+    /// writing failed.
+    fn add(&mut self, seq: u64, worker: usize, message: Message, results: Option<Vec<T>>) -> bool {
+        if self.failure.is_some() {
+            return false;
+        }
+        self.waiting.insert(seq, (worker, message, results));
+        while let Some((worker, message, results)) = self.waiting.remove(&self.next) {
+            match (self.deliver)(message, results) {
+                Ok(spent) => {
+                    if let (Some(spent), Some(to)) = (spent, self.spent.get(worker)) {
+                        // A full channel only means the worker has enough spares.
+                        let _ = to.try_send(spent);
+                    }
                 }
-                Ok(())
-            });
-            // When the writer stopped early, its receivers are gone: the workers find their
-            // channels closed and stop.
-            if written.is_err() {
-                numbering.close();
+                Err(err) => {
+                    self.failure = Some(err);
+                    self.tickets = None;
+                    return false;
+                }
             }
-            Ok((written, numbering.total()))
-        })
-        .and_then(|(written, games)| {
-            let input = input.into_inner().unwrap_or_else(PoisonError::into_inner);
-            written?;
-            if let Some(err) = input.failure {
-                return Err(err);
+            self.next += 1;
+            if let Some(tickets) = &self.tickets {
+                let _ = tickets.try_recv();
             }
-            Ok(ReadCounts {
-                sources: input.sources_reached,
-                games,
-            })
-        })
+        }
+        true
     }
 }
 
@@ -209,22 +253,44 @@ type Spent<T> = (Vec<RawGame>, Vec<T>);
 /// A worker's channels.
 struct WorkerLinks<T> {
     tickets: crossbeam_channel::Sender<()>,
-    done: crossbeam_channel::Sender<Done<T>>,
     spent: crossbeam_channel::Receiver<Spent<T>>,
+}
+
+/// What the workers share, each behind its own lock.
+struct Shared<'s, 'a, T, D> {
+    numbering: &'s Numbering,
+    input: &'s Mutex<Input<'a>>,
+    output: &'s Mutex<InOrder<T, D>>,
 }
 
 /// One worker: reads the next piece of the input in its turn, splits it into games,
 /// numbers them in its turn and processes them.
-fn work<T, P>(
+fn work<T, P, D>(
     worker: usize,
     pipeline: &Pipeline,
     process: &P,
-    numbering: &Numbering,
-    input: &Mutex<Input<'_>>,
+    shared: Shared<'_, '_, T, D>,
     links: WorkerLinks<T>,
 ) where
     P: Fn(&RawGame) -> T,
+    D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>>,
 {
+    let Shared {
+        numbering,
+        input,
+        output,
+    } = shared;
+    // False once the writing failed: the workers waiting for their turn to number stop.
+    let write = |seq, message, results| {
+        let written = output
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .add(seq, worker, message, results);
+        if !written {
+            numbering.close();
+        }
+        written
+    };
     // Whatever ends this thread early also wakes the others waiting for their turn.
     let mut guard = CloseOnDrop(Some(numbering));
     let mut spares = Vec::new();
@@ -262,10 +328,7 @@ fn work<T, P>(
             }
             Work::InputError(text) => {
                 if !numbering.number(seq, false, &mut [])
-                    || links
-                        .done
-                        .send((seq, worker, Message::InputError(text), None))
-                        .is_err()
+                    || !write(seq, Message::InputError(text), None)
                 {
                     break;
                 }
@@ -277,8 +340,7 @@ fn work<T, P>(
         }
         games.retain(|game| pipeline.picks(game.global_index));
         results.extend(games.iter().map(process));
-        let done = (seq, worker, Message::Games(games), Some(results));
-        if links.done.send(done).is_err() {
+        if !write(seq, Message::Games(games), Some(results)) {
             break;
         }
     }
@@ -573,33 +635,6 @@ fn next_batch(splitter: &mut Splitter<impl BufRead>) -> (Vec<RawGame>, Option<st
         }
     }
     (batch, None)
-}
-
-/// A piece back from a worker: its sequence number, the worker, the games and their
-/// results.
-type Done<T> = (u64, usize, Message, Option<Vec<T>>);
-
-/// Hands the pieces to `deliver` in reading order (with the worker each came from),
-/// returning a ticket for each.
-fn write_in_order<T, D>(
-    done_rx: crossbeam_channel::Receiver<Done<T>>,
-    ticket_rx: crossbeam_channel::Receiver<()>,
-    deliver: &mut D,
-) -> anyhow::Result<()>
-where
-    D: FnMut(usize, Message, Option<Vec<T>>) -> anyhow::Result<()>,
-{
-    let mut waiting: BTreeMap<u64, (usize, Message, Option<Vec<T>>)> = BTreeMap::new();
-    let mut next = 0u64;
-    for (seq, worker, message, results) in done_rx {
-        waiting.insert(seq, (worker, message, results));
-        while let Some((worker, message, results)) = waiting.remove(&next) {
-            deliver(worker, message, results)?;
-            next += 1;
-            let _ = ticket_rx.try_recv();
-        }
-    }
-    Ok(())
 }
 
 /// What the reader got through before the end of the input or of a `--games` range.

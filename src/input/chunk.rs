@@ -9,7 +9,7 @@ use super::encoding::looks_wide;
 use super::split::last_safe_cut;
 
 /// Bytes read for a chunk before a cut is looked for.
-pub const CHUNK_BYTES: usize = 256 * 1024;
+pub const CHUNK_BYTES: usize = 64 * 1024;
 /// A chunk that finds no safe cut (one game larger than this, or no tag pairs at all) is
 /// given up on: the rest of the file is split by one splitter (`Piece::Rest`).
 pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
