@@ -11,7 +11,10 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use crate::cli::{GameRange, Shard};
-use crate::input::{Chunk, Chunker, Limits, Piece, RawGame, Source, Splitter, open_decoded};
+use crate::input::{
+    CHUNK_BYTES, COMPRESSED_CHUNK_BYTES, Chunk, Chunker, Decoded, Limits, MAX_CHUNK_BYTES, Piece,
+    RawGame, Source, Splitter, open_decoded,
+};
 use crate::progress::Progress;
 
 /// Games per batch, and bytes per batch: large enough to amortise the hand-over, small
@@ -534,11 +537,16 @@ impl<'a> Input<'a> {
                     };
                     self.sources_reached += 1;
                     match open_decoded(source, self.counter.clone()) {
-                        Ok(reader) => {
+                        Ok(Decoded { reader, compressed }) => {
+                            let chunk_bytes = if compressed {
+                                COMPRESSED_CHUNK_BYTES
+                            } else {
+                                CHUNK_BYTES
+                            };
                             self.reading = Reading::Chunks {
                                 source,
                                 file: Arc::from(source.name()),
-                                chunker: Chunker::new(reader),
+                                chunker: Chunker::with_sizes(reader, chunk_bytes, MAX_CHUNK_BYTES),
                             }
                         }
                         Err(err) => {
@@ -667,7 +675,7 @@ fn read_all(
         }
         sources_reached += 1;
         let reader = match open_decoded(source, counter.clone()) {
-            Ok(reader) => reader,
+            Ok(decoded) => decoded.reader,
             Err(err) => {
                 if !batch.is_empty() {
                     emit(Message::Games(std::mem::take(&mut batch)))?;

@@ -3,13 +3,17 @@
 //! cut near each chunk's end (`last_safe_cut`), so that every chunk splits, on its own,
 //! into the games the whole stream splits into.
 
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead};
 
 use super::encoding::looks_wide;
 use super::split::last_safe_cut;
 
-/// Bytes read for a chunk before a cut is looked for.
+/// Bytes read for a chunk before a cut is looked for: small enough that a chunk's games
+/// and tokens stay in the core's cache while they are replayed.
 pub const CHUNK_BYTES: usize = 64 * 1024;
+/// The same from a decompressor, where fewer, larger reads keep the workers from waiting
+/// for their turn to read.
+pub const COMPRESSED_CHUNK_BYTES: usize = 256 * 1024;
 /// A chunk that finds no safe cut (one game larger than this, or no tag pairs at all) is
 /// given up on: the rest of the file is split by one splitter (`Piece::Rest`).
 pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
@@ -51,10 +55,6 @@ pub struct Chunker<R> {
 }
 
 impl<R: BufRead> Chunker<R> {
-    pub fn new(reader: R) -> Chunker<R> {
-        Chunker::with_sizes(reader, CHUNK_BYTES, MAX_CHUNK_BYTES)
-    }
-
     pub fn with_sizes(reader: R, chunk_bytes: usize, max_chunk_bytes: usize) -> Chunker<R> {
         Chunker {
             reader,
@@ -86,7 +86,8 @@ impl<R: BufRead> Chunker<R> {
         self.started = true;
         buffer.clear();
         buffer.append(&mut self.carry);
-        let mut want = self.chunk_bytes;
+        // A chunk's worth of new bytes after the carried ones.
+        let mut want = buffer.len() + self.chunk_bytes;
         loop {
             let at_end = self.fill(&mut buffer, want);
             if starts_file && looks_wide(&buffer) {
@@ -150,18 +151,33 @@ impl<R: BufRead> Chunker<R> {
     /// Reads until `buffer` holds `want` bytes; true at the end of the stream (or at a read
     /// error, which is kept for later).
     fn fill(&mut self, buffer: &mut Vec<u8>, want: usize) -> bool {
-        let room = want.saturating_sub(buffer.len());
-        buffer.reserve(room);
-        // `read_to_end` reads into the spare room without zeroing it where the source
-        // allows, and a `BufReader` hands a read this large straight to its source: the
-        // bytes are not copied through its buffer.
-        match (&mut self.reader).take(room as u64).read_to_end(buffer) {
-            Ok(_) => buffer.len() < want,
-            Err(err) => {
-                self.pending_error = Some(err);
-                true
-            }
+        let mut filled = buffer.len();
+        if filled >= want {
+            return false;
         }
+        // Reads of the whole room: a `BufReader` hands a read at least as large as its
+        // buffer straight to its source (the file, the decompressor), so the bytes are
+        // not copied through its buffer.
+        buffer.resize(want, 0);
+        let ended = loop {
+            let room = buffer.get_mut(filled..).unwrap_or_default();
+            match self.reader.read(room) {
+                Ok(0) => break true,
+                Ok(n) => {
+                    filled += n;
+                    if filled >= want {
+                        break false;
+                    }
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.pending_error = Some(err);
+                    break true;
+                }
+            }
+        };
+        buffer.truncate(filled);
+        ended
     }
 
     /// Reads the rest of the stream without keeping it.

@@ -12,10 +12,7 @@ const BUFFER_SIZE: usize = 64 * 1024;
 
 /// Opens the source and wraps it in the decoder its first bytes call for; `counter` adds
 /// up the bytes read from the source itself (compressed), for the progress bar.
-pub fn open_decoded(
-    source: &Source,
-    counter: Arc<AtomicU64>,
-) -> io::Result<Box<dyn BufRead + Send>> {
+pub fn open_decoded(source: &Source, counter: Arc<AtomicU64>) -> io::Result<Decoded> {
     let raw: Box<dyn Read + Send> = match source {
         Source::Stdin => Box::new(io::stdin()),
         Source::File { path, .. } => {
@@ -30,6 +27,13 @@ pub fn open_decoded(
         inner: raw,
         counter,
     }))
+}
+
+/// A source's decompressed bytes.
+pub struct Decoded {
+    pub reader: Box<dyn BufRead + Send>,
+    /// Whether a decompressor makes them (reading costs more than a copy).
+    pub compressed: bool,
 }
 
 /// Counts the bytes that pass through.
@@ -47,12 +51,15 @@ impl Read for Counting {
 }
 
 /// Wraps any byte stream in the decoder its magic bytes call for.
-pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> {
+pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Decoded> {
     let mut reader = BufReader::with_capacity(BUFFER_SIZE, raw);
     // Enough for the magic bytes and for the UTF-16/32 check the splitter makes on the
     // first buffer, even when the first read is short (a pipe).
     let head = fill_at_least(&mut reader, super::encoding::WIDE_WINDOW)?;
-    Ok(if head.starts_with(&[0x1f, 0x8b]) {
+    let compressed = head.starts_with(&[0x1f, 0x8b])
+        || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+        || head.starts_with(b"BZh");
+    let reader: Box<dyn BufRead + Send> = if head.starts_with(&[0x1f, 0x8b]) {
         Box::new(BufReader::with_capacity(
             BUFFER_SIZE,
             flate2::bufread::MultiGzDecoder::new(reader),
@@ -69,7 +76,8 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> 
         ))
     } else {
         Box::new(reader)
-    })
+    };
+    Ok(Decoded { reader, compressed })
 }
 
 /// Peeks at the first `n` bytes (fewer at end of stream) without consuming them.
@@ -123,7 +131,9 @@ mod tests {
             .bytes()
             .flat_map(|b| [b, 0])
             .collect();
-        let mut reader = decode(Box::new(Trickle(std::io::Cursor::new(utf16.clone())))).unwrap();
+        let mut reader = decode(Box::new(Trickle(std::io::Cursor::new(utf16.clone()))))
+            .unwrap()
+            .reader;
         let head = reader.fill_buf().unwrap();
         assert!(head.len() >= super::super::encoding::WIDE_WINDOW);
         assert!(super::super::encoding::looks_wide(head));

@@ -8,8 +8,8 @@ mod game;
 mod sources;
 mod split;
 
-pub use chunk::{Chunk, Chunker, Piece};
-pub use decompress::open_decoded;
+pub use chunk::{CHUNK_BYTES, COMPRESSED_CHUNK_BYTES, Chunk, Chunker, MAX_CHUNK_BYTES, Piece};
+pub use decompress::{Decoded, open_decoded};
 pub use encoding::TextDecoder;
 pub use game::{InputProblem, InputProblemKind, RawGame, RawTag, Token, TokenKind};
 pub use sources::{Source, expand_inputs};
