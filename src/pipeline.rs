@@ -145,8 +145,7 @@ impl Pipeline {
         P: Fn(&RawGame) -> T + Sync,
         D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>> + Send,
     {
-        // Plain threads blocked on channels: idle workers sleep instead of spinning for
-        // work (rayon's idle spin took CPU on 2 cores).
+        // Plain threads that sleep when they wait (rayon's idle spin took CPU on 2 cores).
         let workers = self.threads.max(1);
         // Pieces read but not yet written; a worker takes a ticket before reading one, so
         // memory stays bounded even when one piece is slow.
