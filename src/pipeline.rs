@@ -33,7 +33,7 @@ pub struct Pipeline {
     pub show_progress: bool,
 }
 
-/// What the reader hands on, in input order.
+/// What is handed to the writing, in input order.
 enum Message {
     Games(Vec<RawGame>),
     /// An input that could not be opened or read to its end.
@@ -349,11 +349,11 @@ fn work<T, P, D>(
     guard.0 = None;
 }
 
-/// What the reader hands to the workers, in reading order.
+/// A piece of work, as a worker's reading turn gives it.
 enum Work {
     /// Whole games of a file, for a worker to split.
     Chunk { file: Arc<str>, chunk: Chunk },
-    /// Games the reader split itself (a file where no safe cut was found); the first
+    /// Games split in the reading turn itself (a file where no safe cut was found); the first
     /// games of their file when `starts_file`.
     Games {
         games: Vec<RawGame>,
@@ -644,7 +644,7 @@ fn next_batch(splitter: &mut Splitter<impl BufRead>) -> (Vec<RawGame>, Option<st
     (batch, None)
 }
 
-/// What the reader got through before the end of the input or of a `--games` range.
+/// What the reading got through before the end of the input or of a `--games` range.
 #[derive(Debug, Clone, Copy)]
 struct ReadCounts {
     /// Sources it tried to open.
@@ -653,7 +653,7 @@ struct ReadCounts {
     games: u64,
 }
 
-/// The reader: opens each source in turn, splits it into games and emits batches of the
+/// The reading with one thread: opens each source in turn, splits it into games and emits batches of the
 /// games picked. `emit` may hand back games already written, for their buffers' reuse.
 fn read_all(
     sources: &[Source],
