@@ -353,8 +353,8 @@ fn work<T, P, D>(
 enum Work {
     /// Whole games of a file, for a worker to split.
     Chunk { file: Arc<str>, chunk: Chunk },
-    /// Games split in the reading turn itself (a file where no safe cut was found); the first
-    /// games of their file when `starts_file`.
+    /// Games split in the reading turn itself (a file where no safe cut was found); the
+    /// first games of their file when `starts_file`.
     Games {
         games: Vec<RawGame>,
         starts_file: bool,
@@ -653,8 +653,9 @@ struct ReadCounts {
     games: u64,
 }
 
-/// The reading with one thread: opens each source in turn, splits it into games and emits batches of the
-/// games picked. `emit` may hand back games already written, for their buffers' reuse.
+/// The reading with one thread: opens each source in turn, splits it into games and emits
+/// batches of the games picked. `emit` may hand back games already written, for their
+/// buffers' reuse.
 fn read_all(
     sources: &[Source],
     pipeline: &Pipeline,
