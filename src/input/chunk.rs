@@ -322,10 +322,12 @@ mod tests {
             "\u{feff}[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n\u{feff}[Event \"b\"]\r\n\r\n1. d4 *\r\n"
                 .to_string(),
             // Past the size limit, and a tag line far along its line.
-            format!(
-                "[Event \"a\"]\n\n1. e4 {{{x}}}\n{x} e5 *\n\n[Event \"b\"]\n1. d4 {{\n\n{}[Event \"c\"]\n1. c4\n\n[Event \"d\"]\n1. e4 *",
-                " ".repeat(300)
-            ),
+            [
+                format!("[Event \"a\"]\n\n1. e4 {{{x}}}\n{x} e5 *\n\n[Event \"b\"]\n1. d4 {{\n\n"),
+                " ".repeat(300),
+                "[Event \"c\"]\n1. c4\n\n[Event \"d\"]\n1. e4 *".to_string(),
+            ]
+            .concat(),
             // Unfinished at the end.
             "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 d5".to_string(),
             // No tag pairs at all: no cut is ever found.

@@ -496,8 +496,9 @@ impl State {
     }
 
     /// The common case, tokenised without looking for the line's end first: a line at the
-    /// front of `rest` that belongs to the current game, which is not past its size limit. Returns its length, or `None` (and keeps nothing) when the
-    /// line is not whole in `rest`, crosses the size limit or needs the careful path.
+    /// front of `rest` that belongs to the current game, which is not past its size limit.
+    /// Returns its length, or `None` (and keeps nothing) when the line is not whole in
+    /// `rest`, crosses the size limit or needs the careful path.
     fn take_inner_line(&mut self, rest: &[u8], line_start: usize, line_no: u64) -> Option<usize> {
         if self.current.overflow {
             return None;
