@@ -1,14 +1,15 @@
 //! The game splitter and tokeniser on any bytes, with small limits so that the limit paths
 //! run too: it must never panic, every token and tag must lie inside its game's bytes, and
 //! the games must not depend on the reader's buffer size (lines that cross its end take
-//! the copy-first path) nor on games handed back with `Splitter::recycle`.
+//! the copy-first path) nor on games handed back with `Splitter::recycle`, nor on the
+//! chunks of whole games the parallel pipeline cuts (each split on its own).
 #![no_main]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Cursor, Read};
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::input::{InputProblemKind, Limits, Splitter};
+use pgnkit::input::{Chunker, InputProblemKind, Limits, Piece, RawGame, Splitter};
 
 const LIMITS: Limits = Limits {
     max_game_bytes: 4096,
@@ -47,6 +48,55 @@ fn split_all(reader: impl BufRead, len: usize, recycle: bool) -> Option<Vec<Stri
     Some(games)
 }
 
+/// The games of the chunks the pipeline would cut (of `chunk` bytes, given up on past
+/// `max`), each split on its own, numbered in order as the pipeline numbers them.
+fn split_chunked(data: &[u8], chunk: usize, max: usize) -> Vec<String> {
+    let mut chunker = Chunker::with_sizes(data, chunk, max);
+    let mut games: Vec<RawGame> = Vec::new();
+    let mut take = |mut splitter: Splitter<_>| {
+        while let Ok(Some(game)) = splitter.next_game() {
+            games.push(game);
+        }
+    };
+    loop {
+        match chunker.next_piece(Vec::new()) {
+            Ok(Some(Piece::Chunk(c))) => take(Splitter::for_part(
+                Box::new(Cursor::new(c.bytes)) as Box<dyn BufRead>,
+                Arc::from("fuzz"),
+                LIMITS,
+                c.first_line,
+                c.starts_file,
+                c.ends_file,
+            )),
+            Ok(Some(Piece::Rest {
+                bytes,
+                first_line,
+                starts_file,
+            })) => {
+                let rest = Cursor::new(bytes).chain(chunker.into_reader());
+                take(Splitter::for_part(
+                    Box::new(rest) as Box<dyn BufRead>,
+                    Arc::from("fuzz"),
+                    LIMITS,
+                    first_line,
+                    starts_file,
+                    true,
+                ));
+                break;
+            }
+            _ => break,
+        }
+    }
+    games
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut game)| {
+            game.index = i as u64 + 1;
+            format!("{game:?}")
+        })
+        .collect()
+}
+
 fuzz_target!(|data: &[u8]| {
     let whole = split_all(data, data.len(), false);
     let capacity = CAPACITIES[data.len() % CAPACITIES.len()];
@@ -58,5 +108,12 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(
         whole, pieces,
         "read {capacity} bytes at a time, games recycled"
+    );
+    let chunk = 1 + data.len() % 97;
+    let max = [chunk, 300, 1 << 20][data.len() % 3];
+    assert_eq!(
+        whole,
+        split_chunked(data, chunk, max),
+        "chunks of {chunk} bytes, given up on past {max}"
     );
 });
