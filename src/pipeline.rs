@@ -5,7 +5,7 @@
 //! batches on the calling thread.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -371,15 +371,9 @@ fn split_chunk(
     spares: &mut Vec<RawGame>,
     games: &mut Vec<RawGame>,
 ) {
-    let mut splitter = Splitter::for_part(
-        chunk.bytes.as_slice(),
-        file,
-        limits,
-        chunk.first_line,
-        chunk.starts_file,
-        chunk.ends_file,
-    )
-    .with_spares(std::mem::take(spares));
+    let mut splitter = chunk
+        .splitter(file, limits)
+        .with_spares(std::mem::take(spares));
     // Reading a slice cannot fail.
     while let Ok(Some(game)) = splitter.next_game() {
         games.push(game);
@@ -480,6 +474,11 @@ struct Input<'a> {
 /// The bytes read while looking for a cut, then the rest of the source.
 type RestOfFile = std::io::Chain<std::io::Cursor<Vec<u8>>, Box<dyn BufRead + Send>>;
 
+/// `cannot open NAME: ERROR`, `cannot read NAME: ERROR`.
+fn input_error(what: &str, source: &Source, err: impl std::fmt::Display) -> String {
+    format!("cannot {what} {}: {err}", source.name())
+}
+
 /// Where the reading stands.
 enum Reading<'a> {
     /// Between sources.
@@ -549,10 +548,7 @@ impl<'a> Input<'a> {
                             }
                         }
                         Err(err) => {
-                            break Work::InputError(format!(
-                                "cannot open {}: {err}",
-                                source.name()
-                            ));
+                            break Work::InputError(input_error("open", source, err));
                         }
                     }
                 }
@@ -573,20 +569,9 @@ impl<'a> Input<'a> {
                         };
                         break work;
                     }
-                    Ok(Some(Piece::Rest {
-                        bytes,
-                        first_line,
-                        starts_file,
-                    })) => {
-                        let rest = std::io::Cursor::new(bytes).chain(chunker.into_reader());
-                        let splitter = Splitter::for_part(
-                            rest,
-                            file,
-                            self.limits,
-                            first_line,
-                            starts_file,
-                            true,
-                        );
+                    Ok(Some(Piece::Rest(rest))) => {
+                        let starts_file = rest.starts_file;
+                        let splitter = rest.splitter(chunker.into_reader(), file, self.limits);
                         self.reading = Reading::Rest {
                             source,
                             splitter: Box::new(splitter),
@@ -595,7 +580,7 @@ impl<'a> Input<'a> {
                     }
                     Ok(None) => {}
                     Err(err) => {
-                        break Work::InputError(format!("cannot read {}: {err}", source.name()));
+                        break Work::InputError(input_error("read", source, err));
                     }
                 },
                 Reading::Rest {
@@ -605,9 +590,7 @@ impl<'a> Input<'a> {
                 } => {
                     let (games, failed) = next_batch(&mut splitter);
                     self.reading = match failed {
-                        Some(err) => {
-                            Reading::Failed(format!("cannot read {}: {err}", source.name()))
-                        }
+                        Some(err) => Reading::Failed(input_error("read", source, err)),
                         None if games.is_empty() => Reading::Idle,
                         None => Reading::Rest {
                             source,
@@ -681,10 +664,7 @@ fn read_all(
                     emit(Message::Games(std::mem::take(&mut batch)))?;
                     batch_bytes = 0;
                 }
-                emit(Message::InputError(format!(
-                    "cannot open {}: {err}",
-                    source.name()
-                )))?;
+                emit(Message::InputError(input_error("open", source, err)))?;
                 continue;
             }
         };
@@ -720,10 +700,7 @@ fn read_all(
                         emit(Message::Games(std::mem::take(&mut batch)))?;
                         batch_bytes = 0;
                     }
-                    emit(Message::InputError(format!(
-                        "cannot read {}: {err}",
-                        source.name()
-                    )))?;
+                    emit(Message::InputError(input_error("read", source, err)))?;
                     break;
                 }
             }

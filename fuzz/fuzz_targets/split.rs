@@ -5,7 +5,7 @@
 //! chunks of whole games the parallel pipeline cuts (each split on its own).
 #![no_main]
 
-use std::io::{BufRead, BufReader, Cursor, Read};
+use std::io::{BufRead, BufReader};
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
@@ -48,40 +48,25 @@ fn split_all(reader: impl BufRead, len: usize, recycle: bool) -> Option<Vec<Stri
     Some(games)
 }
 
+fn games_of(mut splitter: Splitter<impl BufRead>, games: &mut Vec<RawGame>) {
+    while let Ok(Some(game)) = splitter.next_game() {
+        games.push(game);
+    }
+}
+
 /// The games of the chunks the pipeline would cut (of `chunk` bytes, given up on past
 /// `max`), each split on its own, numbered in order as the pipeline numbers them.
 fn split_chunked(data: &[u8], chunk: usize, max: usize) -> Vec<String> {
     let mut chunker = Chunker::with_sizes(data, chunk, max);
     let mut games: Vec<RawGame> = Vec::new();
-    let mut take = |mut splitter: Splitter<_>| {
-        while let Ok(Some(game)) = splitter.next_game() {
-            games.push(game);
-        }
-    };
     loop {
         match chunker.next_piece(Vec::new()) {
-            Ok(Some(Piece::Chunk(c))) => take(Splitter::for_part(
-                Box::new(Cursor::new(c.bytes)) as Box<dyn BufRead>,
-                Arc::from("fuzz"),
-                LIMITS,
-                c.first_line,
-                c.starts_file,
-                c.ends_file,
-            )),
-            Ok(Some(Piece::Rest {
-                bytes,
-                first_line,
-                starts_file,
-            })) => {
-                let rest = Cursor::new(bytes).chain(chunker.into_reader());
-                take(Splitter::for_part(
-                    Box::new(rest) as Box<dyn BufRead>,
-                    Arc::from("fuzz"),
-                    LIMITS,
-                    first_line,
-                    starts_file,
-                    true,
-                ));
+            Ok(Some(Piece::Chunk(c))) => {
+                games_of(c.splitter(Arc::from("fuzz"), LIMITS), &mut games)
+            }
+            Ok(Some(Piece::Rest(rest))) => {
+                let reader = chunker.into_reader();
+                games_of(rest.splitter(reader, Arc::from("fuzz"), LIMITS), &mut games);
                 break;
             }
             _ => break,

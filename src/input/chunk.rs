@@ -3,10 +3,11 @@
 //! cut near each chunk's end (`last_safe_cut`), so that every chunk splits, on its own,
 //! into the games the whole stream splits into.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Chain, Cursor, Read};
+use std::sync::Arc;
 
 use super::encoding::looks_wide;
-use super::split::last_safe_cut;
+use super::split::{Limits, Splitter, last_safe_cut};
 
 /// Bytes read for a chunk before a cut is looked for: small enough that a chunk's games
 /// and tokens stay in the core's cache while they are replayed.
@@ -18,7 +19,7 @@ pub const COMPRESSED_CHUNK_BYTES: usize = 256 * 1024;
 /// given up on: the rest of the file is split by one splitter (`Piece::Rest`).
 pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
 
-/// Whole games of one file, ready for a `Splitter::for_part`.
+/// Whole games of one file (`Chunk::splitter` splits them).
 #[derive(Debug, Default)]
 pub struct Chunk {
     pub bytes: Vec<u8>,
@@ -28,16 +29,46 @@ pub struct Chunk {
     pub ends_file: bool,
 }
 
+impl Chunk {
+    /// A splitter for the chunk's games.
+    pub fn splitter(&self, file: Arc<str>, limits: Limits) -> Splitter<&[u8]> {
+        Splitter::for_part(
+            self.bytes.as_slice(),
+            file,
+            limits,
+            self.first_line,
+            self.starts_file,
+            self.ends_file,
+        )
+    }
+}
+
 /// What the chunker hands on.
 pub enum Piece {
     Chunk(Chunk),
-    /// No safe cut was found: the bytes read and not yet handed on (from `first_line`),
-    /// then the rest of the stream, go to a single splitter.
-    Rest {
-        bytes: Vec<u8>,
-        first_line: u64,
-        starts_file: bool,
-    },
+    Rest(Rest),
+}
+
+/// No safe cut was found: the bytes read and not yet handed on (from `first_line`), then
+/// the rest of the stream, go to a single splitter.
+pub struct Rest {
+    pub bytes: Vec<u8>,
+    pub first_line: u64,
+    pub starts_file: bool,
+}
+
+impl Rest {
+    /// The splitter for the rest of the file; `reader` is the chunker's
+    /// (`Chunker::into_reader`).
+    pub fn splitter<R: BufRead>(
+        self,
+        reader: R,
+        file: Arc<str>,
+        limits: Limits,
+    ) -> Splitter<Chain<Cursor<Vec<u8>>, R>> {
+        let rest = Cursor::new(self.bytes).chain(reader);
+        Splitter::for_part(rest, file, limits, self.first_line, self.starts_file, true)
+    }
 }
 
 pub struct Chunker<R> {
@@ -118,11 +149,11 @@ impl<R: BufRead> Chunker<R> {
             }
             if buffer.len() >= self.max_chunk_bytes {
                 self.done = true;
-                return Ok(Some(Piece::Rest {
+                return Ok(Some(Piece::Rest(Rest {
                     bytes: buffer,
                     first_line: self.next_line,
                     starts_file,
-                }));
+                })));
             }
             // One game longer than the chunk: read on, twice as far each time, so that the
             // search for a cut stays linear in the game's size.
@@ -216,7 +247,7 @@ fn count_lines(bytes: &[u8]) -> u64 {
 mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
-    use std::io::{BufRead, Cursor, Read};
+    use std::io::{BufRead, Read};
     use std::sync::Arc;
 
     use super::{Chunker, Piece};
@@ -246,31 +277,9 @@ mod tests {
         let mut games = Vec::new();
         loop {
             match chunker.next_piece(Vec::new()).unwrap() {
-                Some(Piece::Chunk(c)) => {
-                    let splitter = Splitter::for_part(
-                        c.bytes.as_slice(),
-                        Arc::from("t"),
-                        limits,
-                        c.first_line,
-                        c.starts_file,
-                        c.ends_file,
-                    );
-                    games_of(splitter, &mut games);
-                }
-                Some(Piece::Rest {
-                    bytes,
-                    first_line,
-                    starts_file,
-                }) => {
-                    let rest = Cursor::new(bytes).chain(chunker.into_reader());
-                    let splitter = Splitter::for_part(
-                        rest,
-                        Arc::from("t"),
-                        limits,
-                        first_line,
-                        starts_file,
-                        true,
-                    );
+                Some(Piece::Chunk(c)) => games_of(c.splitter(Arc::from("t"), limits), &mut games),
+                Some(Piece::Rest(rest)) => {
+                    let splitter = rest.splitter(chunker.into_reader(), Arc::from("t"), limits);
                     games_of(splitter, &mut games);
                     break;
                 }

@@ -8,7 +8,9 @@ mod game;
 mod sources;
 mod split;
 
-pub use chunk::{CHUNK_BYTES, COMPRESSED_CHUNK_BYTES, Chunk, Chunker, MAX_CHUNK_BYTES, Piece};
+pub use chunk::{
+    CHUNK_BYTES, COMPRESSED_CHUNK_BYTES, Chunk, Chunker, MAX_CHUNK_BYTES, Piece, Rest,
+};
 pub use decompress::{Decoded, open_decoded};
 pub use encoding::TextDecoder;
 pub use game::{InputProblem, InputProblemKind, RawGame, RawTag, Token, TokenKind};
