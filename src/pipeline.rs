@@ -298,6 +298,7 @@ fn work<T, P, D>(
     let mut spares = Vec::new();
     let mut containers: Vec<Spent<T>> = Vec::new();
     let mut buffer = Vec::new();
+    let mut own_name = OwnName::default();
     loop {
         if links.tickets.send(()).is_err() {
             break; // the writer stopped
@@ -317,6 +318,7 @@ fn work<T, P, D>(
         let (mut games, mut results) = containers.pop().unwrap_or_default();
         let starts_file = match piece {
             Work::Chunk { file, chunk } => {
+                let file = own_name.of(file);
                 split_chunk(&chunk, file, pipeline.limits, &mut spares, &mut games);
                 buffer = chunk.bytes;
                 chunk.starts_file
@@ -347,6 +349,28 @@ fn work<T, P, D>(
         }
     }
     guard.0 = None;
+}
+
+/// The file name as a worker's own `Arc`. Every game holds the name, and so does every
+/// game's report: with one `Arc` for all workers, its reference count would move between
+/// the cores' caches at every game.
+#[derive(Default)]
+struct OwnName {
+    /// The name as the reading turn gave it, and this worker's copy.
+    last: Option<(Arc<str>, Arc<str>)>,
+}
+
+impl OwnName {
+    fn of(&mut self, shared: Arc<str>) -> Arc<str> {
+        match &self.last {
+            Some((seen, own)) if Arc::ptr_eq(seen, &shared) => own.clone(),
+            _ => {
+                let own: Arc<str> = Arc::from(&*shared);
+                self.last = Some((shared, own.clone()));
+                own
+            }
+        }
+    }
 }
 
 /// A piece of work, as a worker's reading turn gives it.
@@ -398,6 +422,8 @@ struct Numbered {
     in_file: u64,
     /// A thread stopped early: nobody waits for a turn any more.
     closed: bool,
+    /// Threads waiting for their turn.
+    waiting: usize,
 }
 
 impl Numbering {
@@ -406,10 +432,12 @@ impl Numbering {
     fn number(&self, seq: u64, starts_file: bool, games: &mut [RawGame]) -> bool {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         while state.next_seq != seq && !state.closed {
+            state.waiting += 1;
             state = self
                 .turn
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
+            state.waiting -= 1;
         }
         if state.closed {
             return false;
@@ -424,7 +452,10 @@ impl Numbering {
             state.total += 1;
         }
         state.next_seq += 1;
-        self.turn.notify_all();
+        // Waking costs a system call even when nobody waits, which is most of the time.
+        if state.waiting > 0 {
+            self.turn.notify_all();
+        }
         true
     }
 
