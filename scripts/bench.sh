@@ -140,33 +140,60 @@ with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
 EOF
 
 # --- measuring ----------------------------------------------------------------------
-# measure NAME INPUT_BYTES INPUT_GAMES CMD...: one warm-up run, then $runs timed runs;
-# records "name median_s mib_s games_s rss_mib cpu_s" in $timings/NAME (cpu_s: median user +
-# system seconds, which another load on the machine disturbs less than the wall clock).
+# measure NAME INPUT_BYTES INPUT_GAMES CMD...: registers a command. They all run once as a
+# warm-up, then in rounds: each command once per round, in turn, $runs rounds. The host's
+# speed drifts by 10-15% within minutes; in rounds, a drift slows every command alike, so
+# the ratios between them hold even when the medians move.
 rows=()
 measure() {
-  local name=$1 in_bytes=$2 in_games=$3
-  shift 3
+  local name=$1
   if [ -n "$only" ] && ! echo "$name" | grep -q -- "$only"; then return; fi
-  say "$name: $*"
-  "$@" > /dev/null 2>&1 || true
-  local secs=() cpus=() rss=0 i t m c
-  for ((i = 0; i < runs; i++)); do
-    /usr/bin/time -v -o "$timings/time.txt" "$@" > /dev/null 2> "$timings/stderr.txt" || true
-    t=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$timings/time.txt")
-    m=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$timings/time.txt")
-    c=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$timings/time.txt")
-    secs+=("$t")
-    cpus+=("$c")
-    [ "$m" -gt "$rss" ] && rss=$m
-  done
-  local median cpu
-  median=$(printf '%s\n' "${secs[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-  cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-  awk -v n="$name" -v s="$median" -v b="$in_bytes" -v g="$in_games" -v r="$rss" -v c="$cpu" 'BEGIN {
-    if (s <= 0) s = 0.001
-    printf "%s %.3f %.4g %.0f %.1f %.2f\n", n, s, b / 1048576 / s, g / s, r / 1024, c }' > "$timings/$name"
+  printf '%s\0' "$@" > "$timings/$name.cmd"
   rows+=("$name")
+}
+
+# run_once NAME: one timed run; appends "wall_s cpu_s rss_kib" to $timings/NAME.runs
+# (cpu_s: user + system seconds, which another load on the machine disturbs less).
+run_once() {
+  local args
+  mapfile -d '' args < "$timings/$1.cmd"
+  /usr/bin/time -v -o "$timings/time.txt" "${args[@]:3}" > /dev/null 2> "$timings/stderr.txt" || true
+  awk -F': ' '
+    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); t = 0; for (k = 1; k <= n; k++) t = t * 60 + p[k] }
+    /User time|System time/ { c += $2 }
+    /Maximum resident set size/ { m = $2 }
+    END { print t, c, m }' "$timings/time.txt" >> "$timings/$1.runs"
+}
+
+# run_all: the warm-up, the rounds, then "name median_s mib_s games_s rss_mib cpu_s" in
+# $timings/NAME for each command.
+run_all() {
+  local name args i
+  for name in "${rows[@]}"; do
+    mapfile -d '' args < "$timings/$name.cmd"
+    say "$name: ${args[*]:3}"
+    "${args[@]:3}" > /dev/null 2>&1 || true
+    : > "$timings/$name.runs"
+  done
+  for ((i = 1; i <= runs; i++)); do
+    say "round $i of $runs"
+    for name in "${rows[@]}"; do run_once "$name"; done
+  done
+  local wall cpu rss
+  for name in "${rows[@]}"; do
+    mapfile -d '' args < "$timings/$name.cmd"
+    wall=$(median_of 1 "$timings/$name.runs")
+    cpu=$(median_of 2 "$timings/$name.runs")
+    rss=$(awk '$3 > m { m = $3 } END { print m + 0 }' "$timings/$name.runs")
+    awk -v n="$name" -v s="$wall" -v b="${args[1]}" -v g="${args[2]}" -v r="$rss" -v c="$cpu" 'BEGIN {
+      if (s <= 0) s = 0.001
+      printf "%s %.3f %.4g %.0f %.1f %.2f\n", n, s, b / 1048576 / s, g / s, r / 1024, c }' > "$timings/$name"
+  done
+}
+
+# median_of COLUMN FILE
+median_of() {
+  awk -v k="$1" '{ print $k }' "$2" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
 
 # pgnkit_runs CMD...: whether this pgnkit command is implemented (a tiny input decides).
@@ -215,6 +242,8 @@ if [ $peers = 1 ]; then
   fi
 fi
 
+run_all
+
 # --- report -------------------------------------------------------------------------
 field() { [ -s "$timings/$1" ] && awk -v k="$2" '{ print $k }' "$timings/$1" || echo ""; }
 ratio() { # ratio NAME_A NAME_B: MiB/s of A over MiB/s of B
@@ -233,7 +262,7 @@ target() { # target LABEL NAME_A NAME_B MIN
 
 echo
 echo "Input: $input ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB, $games games); python-chess on a $(awk -v b="$cut_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB cut ($cut_games games)."
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg), median of $runs runs after a warm-up."
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg), median of $runs rounds after a warm-up (each command once per round, in turn)."
 echo
 echo "| command | median s | MiB/s | games/s | peak RSS MiB | CPU s |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
