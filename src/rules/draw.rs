@@ -100,6 +100,19 @@ struct Seen {
     by_check: bool,
 }
 
+/// The emptied buffers of a game's position history, for the next game to reuse.
+#[derive(Debug, Default)]
+pub struct RepetitionBuffers {
+    stretch: Vec<Seen>,
+    occurrences: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+}
+
+impl RepetitionBuffers {
+    /// Positions a reused buffer may hold; a longer stretch is rare (no pawn move nor
+    /// capture in 100 moves), and its buffers are not kept.
+    const KEPT: usize = 1024;
+}
+
 /// Draw-rule figures of one game, updated ply by ply.
 #[derive(Debug, Clone, Default)]
 pub struct DrawTracker {
@@ -267,11 +280,33 @@ impl DrawTracker {
 
     /// Perpetual check (SPEC.md): the final position occurred at least 3 times and one side
     /// gave check with every one of its moves since that position first occurred.
-    /// Forgets the positions of the current stretch once the game is over (the figures
-    /// stay); `perpetual_check` and the repetition counts need them no more.
-    pub fn drop_history(&mut self) {
-        self.stretch = Vec::new();
-        self.occurrences = HashMap::default();
+    /// Starts with the buffers of an earlier game's history (`take_history`), so that a
+    /// thread's games reuse one set of buffers instead of growing their own.
+    pub fn with_history(buffers: RepetitionBuffers) -> DrawTracker {
+        DrawTracker {
+            stretch: buffers.stretch,
+            occurrences: buffers.occurrences,
+            ..DrawTracker::default()
+        }
+    }
+
+    /// Forgets the positions of the game once it is over (the figures stay;
+    /// `perpetual_check` and the repetition counts need them no more) and hands over their
+    /// emptied buffers for reuse; those a very long stretch grew are freed instead.
+    pub fn take_history(&mut self) -> RepetitionBuffers {
+        let mut stretch = std::mem::take(&mut self.stretch);
+        let mut occurrences = std::mem::take(&mut self.occurrences);
+        if stretch.capacity() > RepetitionBuffers::KEPT
+            || occurrences.capacity() > RepetitionBuffers::KEPT
+        {
+            return RepetitionBuffers::default();
+        }
+        stretch.clear();
+        occurrences.clear();
+        RepetitionBuffers {
+            stretch,
+            occurrences,
+        }
     }
 
     pub fn perpetual_check(&self) -> bool {

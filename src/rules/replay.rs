@@ -9,7 +9,7 @@ use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::diagnose::{self, Scene};
-use super::draw::DrawTracker;
+use super::draw::{DrawTracker, RepetitionBuffers};
 use super::finding::{Code, Finding};
 use super::history::History;
 use super::notation::{self, PieceLetters};
@@ -148,7 +148,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
             castling_mode: CastlingMode::Standard,
             final_pos: None,
             counts: MoveCounts::default(),
-            draws: DrawTracker::default(),
+            draws: DrawTracker::with_history(HISTORY.take()),
             result: String::new(),
             result_consistent: true,
             termination: Termination::None,
@@ -164,8 +164,9 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
     };
     game.played.clear();
     game.run(visitor);
-    // Freed here, on the thread that made them, not after the report's long way round.
-    game.report.draws.drop_history();
+    // Kept here, on the thread that made them, for its next game (not freed after the
+    // report's long way round).
+    HISTORY.set(game.report.draws.take_history());
     PLAYED.set(std::mem::take(&mut game.played));
     game.report
 }
@@ -173,6 +174,8 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
 thread_local! {
     /// `Replay::played` of the thread's last game, reused by its next one.
     static PLAYED: Cell<Vec<(Move, (u32, u32))>> = const { Cell::new(Vec::new()) };
+    /// The position history buffers of the thread's last game, reused by its next one.
+    static HISTORY: Cell<RepetitionBuffers> = Cell::new(RepetitionBuffers::default());
 }
 
 struct Replay<'a> {
