@@ -4,7 +4,8 @@
 # usage: scripts/bench.sh [--size MB] [--runs N] [--only PATTERN] [--no-peers]
 #
 #   --size MB     size of the generated input (default 200; 2048 for the memory figure)
-#   --runs N      timed runs per command after one warm-up run (default 3; the median counts)
+#   --runs N      rounds after one warm-up run; each command runs once per round, in turn
+#                 (default 3; the median counts)
 #   --only PAT    run only the rows whose name matches the grep pattern PAT
 #   --no-peers    skip pgn-extract, python-chess and pgn-reader's examples
 #
