@@ -13,7 +13,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use crate::cli::{GameRange, Shard};
 use crate::input::{
     CHUNK_BYTES, COMPRESSED_CHUNK_BYTES, Chunk, Chunker, Decoded, Limits, MAX_CHUNK_BYTES, Piece,
-    RawGame, Source, Splitter, open_decoded,
+    RawGame, Source, Splitter, keep_spares, open_decoded,
 };
 use crate::progress::Progress;
 
@@ -311,7 +311,7 @@ fn work<T, P, D>(
             break;
         };
         while let Ok((mut games, mut results)) = links.spent.try_recv() {
-            spares.append(&mut games);
+            keep_spares(&mut spares, &mut games);
             results.clear();
             containers.push((games, results));
         }

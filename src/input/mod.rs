@@ -15,4 +15,4 @@ pub use decompress::{Decoded, open_decoded};
 pub use encoding::TextDecoder;
 pub use game::{InputProblem, InputProblemKind, RawGame, RawTag, Token, TokenKind};
 pub use sources::{Source, expand_inputs};
-pub use split::{Limits, Splitter};
+pub use split::{Limits, Splitter, keep_spares};

@@ -192,14 +192,7 @@ impl<R: BufRead> Splitter<R> {
 
     /// Takes back games that have been used, to reuse their buffers (`games` is left empty).
     pub fn recycle(&mut self, games: &mut Vec<RawGame>) {
-        let spare = &mut self.state.spare;
-        let room = MAX_SPARE.saturating_sub(spare.len());
-        spare.extend(
-            games
-                .drain(..)
-                .filter(|game| game.bytes.capacity() <= MAX_SPARE_BYTES)
-                .take(room),
-        );
+        keep_spares(&mut self.state.spare, games);
     }
 
     /// Hands over spare games (`recycle`) for another splitter to reuse.
@@ -207,9 +200,15 @@ impl<R: BufRead> Splitter<R> {
         self.state.spare
     }
 
-    /// Hands spare games over from another splitter.
+    /// Hands spare games over from another splitter (`into_spares`), with games added
+    /// by `keep_spares`. A new splitter takes them as they are: moving each of a few
+    /// hundred spares for every chunk cost more than the chunk's copy.
     pub fn with_spares(mut self, mut spares: Vec<RawGame>) -> Splitter<R> {
-        self.recycle(&mut spares);
+        if self.state.spare.is_empty() {
+            self.state.spare = spares;
+        } else {
+            self.recycle(&mut spares);
+        }
         self
     }
 
@@ -700,6 +699,18 @@ impl State {
 }
 
 /// An empty game starting at `line`, its buffers sized after the last game's.
+/// Adds used `games` to `spare` for their buffers' reuse (`games` is left empty), up to
+/// `MAX_SPARE` games and leaving out buffers larger than `MAX_SPARE_BYTES`.
+pub fn keep_spares(spare: &mut Vec<RawGame>, games: &mut Vec<RawGame>) {
+    let room = MAX_SPARE.saturating_sub(spare.len());
+    spare.extend(
+        games
+            .drain(..)
+            .filter(|game| game.bytes.capacity() <= MAX_SPARE_BYTES)
+            .take(room),
+    );
+}
+
 /// A spare game emptied for reuse, or a new one.
 fn take_game(
     spare: &mut Vec<RawGame>,
