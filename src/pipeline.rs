@@ -320,8 +320,9 @@ fn work<T, P, D>(
             Work::Chunk { file, chunk } => {
                 let file = own_name.of(file);
                 split_chunk(&chunk, file, pipeline.limits, &mut spares, &mut games);
-                buffer = chunk.bytes;
-                chunk.starts_file
+                let starts_file = chunk.starts_file;
+                buffer = chunk.into_buffer();
+                starts_file
             }
             Work::Games {
                 games: split,

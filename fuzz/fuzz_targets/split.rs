@@ -59,10 +59,13 @@ fn games_of(mut splitter: Splitter<impl BufRead>, games: &mut Vec<RawGame>) {
 fn split_chunked(data: &[u8], chunk: usize, max: usize) -> Vec<String> {
     let mut chunker = Chunker::with_sizes(data, chunk, max);
     let mut games: Vec<RawGame> = Vec::new();
+    // Each chunk is built in the last one's buffer, as the pipeline does.
+    let mut buffer = Vec::new();
     loop {
-        match chunker.next_piece(Vec::new()) {
+        match chunker.next_piece(std::mem::take(&mut buffer)) {
             Ok(Some(Piece::Chunk(c))) => {
-                games_of(c.splitter(Arc::from("fuzz"), LIMITS), &mut games)
+                games_of(c.splitter(Arc::from("fuzz"), LIMITS), &mut games);
+                buffer = c.into_buffer();
             }
             Ok(Some(Piece::Rest(rest))) => {
                 let reader = chunker.into_reader();

@@ -22,7 +22,11 @@ pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
 /// Whole games of one file (`Chunk::splitter` splits them).
 #[derive(Debug, Default)]
 pub struct Chunk {
-    pub bytes: Vec<u8>,
+    /// The chunk is `buffer[..len]`. The rest was read past the cut (and carried into the
+    /// next chunk), and stays in the buffer so that a read into the reused buffer
+    /// overwrites bytes rather than zeroing them first.
+    buffer: Vec<u8>,
+    len: usize,
     /// The 1-based line of the first byte.
     pub first_line: u64,
     pub starts_file: bool,
@@ -30,10 +34,19 @@ pub struct Chunk {
 }
 
 impl Chunk {
+    pub fn bytes(&self) -> &[u8] {
+        self.buffer.get(..self.len).unwrap_or_default()
+    }
+
+    /// The chunk's buffer, to build the next chunk in (`Chunker::next_piece`).
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buffer
+    }
+
     /// A splitter for the chunk's games.
     pub fn splitter(&self, file: Arc<str>, limits: Limits) -> Splitter<&[u8]> {
         Splitter::for_part(
-            self.bytes.as_slice(),
+            self.bytes(),
             file,
             limits,
             self.first_line,
@@ -115,40 +128,49 @@ impl<R: BufRead> Chunker<R> {
         }
         let starts_file = !self.started;
         self.started = true;
-        buffer.clear();
-        buffer.append(&mut self.carry);
+        // The bytes carried from the last chunk, written over the reused buffer's old ones.
+        let mut filled = self.carry.len();
+        if buffer.len() < filled {
+            buffer.resize(filled, 0);
+        }
+        if let Some(front) = buffer.get_mut(..filled) {
+            front.copy_from_slice(&self.carry);
+        }
+        self.carry.clear();
         // A chunk's worth of new bytes after the carried ones.
-        let mut want = buffer.len() + self.chunk_bytes;
+        let mut want = filled + self.chunk_bytes;
         loop {
-            let at_end = self.fill(&mut buffer, want);
-            if starts_file && looks_wide(&buffer) {
+            let at_end = self.fill(&mut buffer, &mut filled, want);
+            let bytes = buffer.get(..filled).unwrap_or_default();
+            if starts_file && looks_wide(bytes) {
                 // UTF-16/32: the splitter reports the file as one game from its first bytes;
                 // the rest is read (for the progress bar) and dropped.
                 self.drain();
-                return Ok(Some(self.last_chunk(buffer, starts_file)));
+                return Ok(Some(self.last_chunk(buffer, filled, starts_file)));
             }
             if at_end {
-                if buffer.is_empty() && !starts_file {
+                if filled == 0 && !starts_file {
                     self.done = true;
                     return self.next_piece(Vec::new());
                 }
-                return Ok(Some(self.last_chunk(buffer, starts_file)));
+                return Ok(Some(self.last_chunk(buffer, filled, starts_file)));
             }
-            if let Some(cut) = last_safe_cut(&buffer) {
+            if let Some(cut) = last_safe_cut(bytes) {
                 self.carry
-                    .extend_from_slice(buffer.get(cut..).unwrap_or_default());
-                buffer.truncate(cut);
+                    .extend_from_slice(bytes.get(cut..).unwrap_or_default());
                 let first_line = self.next_line;
-                self.next_line += count_lines(&buffer);
+                self.next_line += count_lines(bytes.get(..cut).unwrap_or_default());
                 return Ok(Some(Piece::Chunk(Chunk {
-                    bytes: buffer,
+                    buffer,
+                    len: cut,
                     first_line,
                     starts_file,
                     ends_file: false,
                 })));
             }
-            if buffer.len() >= self.max_chunk_bytes {
+            if filled >= self.max_chunk_bytes {
                 self.done = true;
+                buffer.truncate(filled);
                 return Ok(Some(Piece::Rest(Rest {
                     bytes: buffer,
                     first_line: self.next_line,
@@ -157,58 +179,62 @@ impl<R: BufRead> Chunker<R> {
             }
             // One game longer than the chunk: read on, twice as far each time, so that the
             // search for a cut stays linear in the game's size.
-            want = buffer.len() * 2;
+            want = filled * 2;
         }
     }
 
-    /// The chunk that ends the file. After a read error its unfinished last line is left
-    /// out, as a splitter reading the stream leaves it untokenised.
-    fn last_chunk(&mut self, mut buffer: Vec<u8>, starts_file: bool) -> Piece {
+    /// The chunk of the first `filled` bytes of `buffer`, which ends the file. After a read
+    /// error its unfinished last line is left out, as a splitter reading the stream leaves
+    /// it untokenised.
+    fn last_chunk(&mut self, buffer: Vec<u8>, filled: usize, starts_file: bool) -> Piece {
         self.done = true;
-        if self.pending_error.is_some() {
-            let whole = memchr::memrchr(b'\n', &buffer).map_or(0, |i| i + 1);
-            buffer.truncate(whole);
-        }
+        let bytes = buffer.get(..filled).unwrap_or_default();
+        let len = if self.pending_error.is_some() {
+            memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1)
+        } else {
+            filled
+        };
         let first_line = self.next_line;
-        self.next_line += count_lines(&buffer);
+        self.next_line += count_lines(bytes.get(..len).unwrap_or_default());
         Piece::Chunk(Chunk {
-            bytes: buffer,
+            buffer,
+            len,
             first_line,
             starts_file,
             ends_file: true,
         })
     }
 
-    /// Reads until `buffer` holds `want` bytes; true at the end of the stream (or at a read
-    /// error, which is kept for later).
-    fn fill(&mut self, buffer: &mut Vec<u8>, want: usize) -> bool {
-        let mut filled = buffer.len();
-        if filled >= want {
+    /// Reads into `buffer` after its first `filled` bytes until it holds `want` bytes;
+    /// true at the end of the stream (or at a read error, which is kept for later). The
+    /// buffer only grows: bytes past `filled` are old ones, overwritten by the reads.
+    fn fill(&mut self, buffer: &mut Vec<u8>, filled: &mut usize, want: usize) -> bool {
+        if *filled >= want {
             return false;
+        }
+        if buffer.len() < want {
+            buffer.resize(want, 0);
         }
         // Reads of the whole room: a `BufReader` hands a read at least as large as its
         // buffer straight to its source (the file, the decompressor), so the bytes are
         // not copied through its buffer.
-        buffer.resize(want, 0);
-        let ended = loop {
-            let room = buffer.get_mut(filled..).unwrap_or_default();
+        loop {
+            let room = buffer.get_mut(*filled..want).unwrap_or_default();
             match self.reader.read(room) {
-                Ok(0) => break true,
+                Ok(0) => return true,
                 Ok(n) => {
-                    filled += n;
-                    if filled >= want {
-                        break false;
+                    *filled += n;
+                    if *filled >= want {
+                        return false;
                     }
                 }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {
                     self.pending_error = Some(err);
-                    break true;
+                    return true;
                 }
             }
-        };
-        buffer.truncate(filled);
-        ended
+        }
     }
 
     /// Reads the rest of the stream without keeping it.
@@ -275,9 +301,19 @@ mod tests {
     fn chunked_from(pgn: impl BufRead, limits: Limits, chunk: usize, max: usize) -> Vec<String> {
         let mut chunker = Chunker::with_sizes(pgn, chunk, max);
         let mut games = Vec::new();
+        // Each chunk is built in the last one's buffer, as the pipeline does, after its old
+        // bytes are made into lines that would start games if they were read.
+        let mut buffer = Vec::new();
         loop {
-            match chunker.next_piece(Vec::new()).unwrap() {
-                Some(Piece::Chunk(c)) => games_of(c.splitter(Arc::from("t"), limits), &mut games),
+            match chunker.next_piece(std::mem::take(&mut buffer)).unwrap() {
+                Some(Piece::Chunk(c)) => {
+                    games_of(c.splitter(Arc::from("t"), limits), &mut games);
+                    buffer = c.into_buffer();
+                    let stale = b"\n[Event \"stale\"]\n1. e4 *\n";
+                    for (byte, junk) in buffer.iter_mut().zip(stale.iter().cycle()) {
+                        *byte = *junk;
+                    }
+                }
                 Some(Piece::Rest(rest)) => {
                     let splitter = rest.splitter(chunker.into_reader(), Arc::from("t"), limits);
                     games_of(splitter, &mut games);
