@@ -34,6 +34,7 @@ pub struct Chunk {
 }
 
 impl Chunk {
+    /// The chunk's bytes: whole games, from a safe cut to a safe cut (or the file's ends).
     pub fn bytes(&self) -> &[u8] {
         self.buffer.get(..self.len).unwrap_or_default()
     }

@@ -698,7 +698,6 @@ impl State {
     }
 }
 
-/// An empty game starting at `line`, its buffers sized after the last game's.
 /// Adds used `games` to `spare` for their buffers' reuse (`games` is left empty), up to
 /// `MAX_SPARE` games and leaving out buffers larger than `MAX_SPARE_BYTES`.
 pub fn keep_spares(spare: &mut Vec<RawGame>, games: &mut Vec<RawGame>) {
@@ -725,6 +724,7 @@ fn take_game(
     game
 }
 
+/// A new game starting at `line`, its buffers sized after the last game's.
 fn new_game(file: &Arc<str>, size_hint: (usize, usize, usize), line: u64) -> RawGame {
     let (bytes, tags, tokens) = size_hint;
     RawGame {

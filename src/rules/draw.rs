@@ -278,8 +278,6 @@ impl DrawTracker {
         }
     }
 
-    /// Perpetual check (SPEC.md): the final position occurred at least 3 times and one side
-    /// gave check with every one of its moves since that position first occurred.
     /// Starts with the buffers of an earlier game's history (`take_history`), so that a
     /// thread's games reuse one set of buffers instead of growing their own.
     pub fn with_history(buffers: RepetitionBuffers) -> DrawTracker {
@@ -292,7 +290,8 @@ impl DrawTracker {
 
     /// Forgets the positions of the game once it is over (the figures stay;
     /// `perpetual_check` and the repetition counts need them no more) and hands over their
-    /// emptied buffers for reuse; those a very long stretch grew are freed instead.
+    /// emptied buffers for reuse (empty even for a game that never reaches `start`); those
+    /// a very long stretch grew are freed instead.
     pub fn take_history(&mut self) -> RepetitionBuffers {
         let mut stretch = std::mem::take(&mut self.stretch);
         let mut occurrences = std::mem::take(&mut self.occurrences);
@@ -309,6 +308,8 @@ impl DrawTracker {
         }
     }
 
+    /// Perpetual check (SPEC.md): the final position occurred at least 3 times and one side
+    /// gave check with every one of its moves since that position first occurred.
     pub fn perpetual_check(&self) -> bool {
         if self.current_count < 3 {
             return false;
