@@ -17,6 +17,8 @@ mod hostile;
 mod perf;
 mod perft;
 mod pgn;
+mod regression;
+mod robustness;
 mod stats;
 mod ux;
 mod validate;

@@ -1,0 +1,4 @@
+//! See the parent module.
+
+#[allow(unused_imports)]
+use crate::util::*;
