@@ -1,6 +1,8 @@
 //! Checks of the tag section: the seven-tag roster, well-formed values, duplicates, and a
 //! `[FEN]` that is legal but implausible.
 
+use std::collections::HashMap;
+
 use shakmaty::fen::Fen;
 
 use super::finding::Code;
@@ -15,15 +17,9 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
     let mut found = Vec::new();
     // One pass: which roster tags are present, duplicates, malformed values.
     let mut present = [false; ROSTER.len()];
-    // The names once, for the duplicate check's pairwise comparison.
-    let names: Vec<&str> = tags.iter().map(|(name, _)| name).collect();
-    for (index, (name, value)) in tags.iter().enumerate() {
-        let earlier = names
-            .iter()
-            .take(index)
-            .filter(|earlier| same_name(earlier, name))
-            .count();
-        if earlier == 1 {
+    let seconds = second_occurrences(tags);
+    for ((name, value), second) in tags.iter().zip(seconds) {
+        if second {
             found.push((
                 Code::TagDuplicate,
                 format!(
@@ -64,6 +60,35 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
         );
     }
     found
+}
+
+/// Up to this many tags, names are compared pairwise (cheaper than hashing a few names).
+const PAIRWISE_TAGS: usize = 32;
+
+/// For each tag, whether it is the second with its name (where `tag.duplicate` is
+/// reported, once per name). Linear in the number of tags: a game of a million tags
+/// must not cost a million squared comparisons.
+fn second_occurrences(tags: &Tags) -> Vec<bool> {
+    let names: Vec<&str> = tags.iter().map(|(name, _)| name).collect();
+    if names.len() <= PAIRWISE_TAGS {
+        return names
+            .iter()
+            .enumerate()
+            .map(|(index, name)| {
+                let earlier = names.iter().take(index);
+                earlier.filter(|earlier| same_name(earlier, name)).count() == 1
+            })
+            .collect();
+    }
+    let mut seen: HashMap<&str, u32> = HashMap::with_capacity(names.len());
+    names
+        .iter()
+        .map(|name| {
+            let count = seen.entry(name).or_insert(0);
+            *count = count.saturating_add(1);
+            *count == 2
+        })
+        .collect()
 }
 
 fn roster_index(name: &str) -> Option<usize> {

@@ -11,7 +11,14 @@ pub struct Tags {
     text: String,
     /// (name start, name end, value end) in `text`; the value starts at the name's end.
     spans: Vec<(usize, usize, usize)>,
+    /// For a game of many tags, the spans' indices sorted by name (stable, so the first
+    /// of a name comes first): `get` searches it instead of every tag, which would make
+    /// a finding per tag cost the square of the tags. Empty for ordinary games.
+    by_name: Vec<u32>,
 }
+
+/// Tags up to which `get` looks at each tag in turn (cheaper than an index).
+const SCANNED_TAGS: usize = 32;
 
 impl Tags {
     pub fn decode(raw: &RawGame, decoder: &TextDecoder) -> Tags {
@@ -55,7 +62,20 @@ impl Tags {
             spans.push((start, name_end, text.len()));
         }
         let text = String::from_utf8(text).ok()?;
-        Some(Tags { text, spans })
+        let mut by_name = Vec::new();
+        if spans.len() > SCANNED_TAGS {
+            let name = |i: &u32| {
+                let &(start, name_end, _) = spans.get(*i as usize).unwrap_or(&(0, 0, 0));
+                text.as_bytes().get(start..name_end).unwrap_or_default()
+            };
+            by_name = (0..u32::try_from(spans.len()).unwrap_or(u32::MAX)).collect();
+            by_name.sort_by(|a, b| name(a).cmp(name(b)));
+        }
+        Some(Tags {
+            text,
+            spans,
+            by_name,
+        })
     }
 
     /// The (name, value) pairs in input order.
@@ -81,10 +101,23 @@ impl Tags {
     pub fn get(&self, name: &str) -> Option<&str> {
         // Names compared as bytes: no character-boundary checks for the tags passed over.
         let text = self.text.as_bytes();
-        let &(_, name_end, end) = self
-            .spans
-            .iter()
-            .find(|&&(start, name_end, _)| text.get(start..name_end) == Some(name.as_bytes()))?;
+        let name_of = |&(start, name_end, _): &(usize, usize, usize)| {
+            text.get(start..name_end).unwrap_or_default()
+        };
+        let &(_, name_end, end) = if self.by_name.is_empty() {
+            self.spans
+                .iter()
+                .find(|span| name_of(span) == name.as_bytes())?
+        } else {
+            let span_at = |i: &u32| self.spans.get(*i as usize);
+            let first = self
+                .by_name
+                .partition_point(|i| span_at(i).map_or(&[][..], name_of) < name.as_bytes());
+            self.by_name
+                .get(first)
+                .and_then(span_at)
+                .filter(|span| name_of(span) == name.as_bytes())?
+        };
         self.text.get(name_end..end)
     }
 
