@@ -576,7 +576,12 @@ impl<'a> Input<'a> {
                             self.reading = Reading::Chunks {
                                 source,
                                 file: Arc::from(source.name()),
-                                chunker: Chunker::with_sizes(reader, chunk_bytes, MAX_CHUNK_BYTES),
+                                chunker: Chunker::with_sizes(
+                                    reader,
+                                    self.limits,
+                                    chunk_bytes,
+                                    MAX_CHUNK_BYTES,
+                                ),
                             }
                         }
                         Err(err) => {

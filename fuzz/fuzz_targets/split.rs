@@ -57,7 +57,7 @@ fn games_of(mut splitter: Splitter<impl BufRead>, games: &mut Vec<RawGame>) {
 /// The games of the chunks the pipeline would cut (of `chunk` bytes, given up on past
 /// `max`), each split on its own, numbered in order as the pipeline numbers them.
 fn split_chunked(data: &[u8], chunk: usize, max: usize) -> Vec<String> {
-    let mut chunker = Chunker::with_sizes(data, chunk, max);
+    let mut chunker = Chunker::with_sizes(data, LIMITS, chunk, max);
     let mut games: Vec<RawGame> = Vec::new();
     // Each chunk is built in the last one's buffer, as the pipeline does.
     let mut buffer = Vec::new();

@@ -5,7 +5,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::cli::{GlobalArgs, OutputArg};
-use crate::cmd::common::PositionArgs;
+use crate::cmd::common::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::rules::Severity;
@@ -15,7 +15,8 @@ use crate::rules::fen_check::{self, CheckOptions};
 /// Check FEN positions and name every defect.
 ///
 /// Positions come from the arguments, or one per line from `--input FILE` or stdin (EPD
-/// lines too: the opcodes are ignored; blank and `#` lines are skipped). Errors (the
+/// lines too: the opcodes are ignored; blank and `#` lines are skipped; a line longer
+/// than 64 KiB is reported on stderr as an error and skipped). Errors (the
 /// position is not legal; exit 1): fen.syntax, fen.empty-board, fen.missing-king,
 /// fen.too-many-kings, fen.pawns-on-backrank, fen.invalid-castling-rights,
 /// fen.invalid-ep-square, fen.opposite-check, fen.impossible-check,
@@ -72,7 +73,6 @@ struct Record<'a> {
 }
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let items = args.positions.lines()?;
     let options = CheckOptions {
         chess960: args.chess960,
         repair: args.repair,
@@ -86,7 +86,15 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let mut errors = 0u64;
     let mut rows = 0u64;
-    for item in &items {
+    args.positions.each_line(|item| {
+        let item = match item {
+            Ok(item) => item,
+            Err(source) => {
+                errors += 1;
+                eprintln!("pgnkit: {}", too_long(&source));
+                return Ok(());
+            }
+        };
         let fen = epd::split_line(&item.text).fen;
         let defects = fen_check::check(&fen, options);
         errors += defects
@@ -123,7 +131,8 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     let output = match (csv_out, text_out) {
         (Some(mut csv), _) => {
             if rows == 0 {

@@ -6,7 +6,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::cli::{GlobalArgs, OutputArg};
-use crate::cmd::common::PositionArgs;
+use crate::cmd::common::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
@@ -22,7 +22,8 @@ use crate::rules::fen_check;
 /// comment before the moves (`{ bm Qd1+ }`). `--moves` plays the same moves from every
 /// position (SAN or UCI, each checked); the result marker follows from the final
 /// position when it is decided (checkmate, stalemate, insufficient material), else `*`.
-/// An invalid FEN or move is reported on stderr, gives no game, and makes the exit code 1.
+/// An invalid FEN or move, or a line longer than 64 KiB, is reported on stderr, gives no
+/// game, and makes the exit code 1.
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
@@ -51,7 +52,6 @@ Examples:
   pgnkit fen games.pgn | pgnkit pgn                      positions from stdin";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let items = args.positions.lines()?;
     let moves: Vec<&str> = args
         .moves
         .as_deref()
@@ -61,7 +61,17 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         .collect();
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut failures = 0u64;
-    for item in &items {
+    let mut items = 0u64;
+    args.positions.each_line(|item| {
+        items += 1;
+        let item = match item {
+            Ok(item) => item,
+            Err(source) => {
+                failures += 1;
+                eprintln!("pgnkit: {}", too_long(&source));
+                return Ok(());
+            }
+        };
         match game_of(&item.text, &moves) {
             Ok((tags, movetext)) => write_game(&mut output, &tags, &movetext)?,
             Err(why) => {
@@ -69,9 +79,10 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 eprintln!("pgnkit: {}: {why}", item.source);
             }
         }
-    }
+        Ok(())
+    })?;
     output.finish()?;
-    if items.is_empty() {
+    if items == 0 {
         bail!("no position given (give FENs, --input FILE, or lines on stdin)");
     }
     Ok(if failures > 0 {

@@ -19,6 +19,12 @@ pub const COMPRESSED_CHUNK_BYTES: usize = 256 * 1024;
 /// given up on: the rest of the file is split by one splitter (`Piece::Rest`).
 pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
 
+/// Games a chunk holds at most, and lines it is cut within when it has more: a game's
+/// buffers and report cost a few hundred bytes however short it is, so a chunk of
+/// thousands of `*` lines would cost a hundred times its bytes. A game starts at a line,
+/// so a chunk of this many lines holds no more games.
+pub const MAX_CHUNK_GAMES: usize = 2048;
+
 /// Whole games of one file (`Chunk::splitter` splits them).
 #[derive(Debug, Default)]
 pub struct Chunk {
@@ -87,6 +93,10 @@ impl Rest {
 
 pub struct Chunker<R> {
     reader: R,
+    /// The splitter's limits, which decide where its games end (`last_game_start`).
+    limits: Limits,
+    /// `MAX_CHUNK_GAMES` (smaller in tests).
+    max_games: usize,
     /// `CHUNK_BYTES` and `MAX_CHUNK_BYTES` (smaller in tests).
     chunk_bytes: usize,
     max_chunk_bytes: usize,
@@ -100,9 +110,16 @@ pub struct Chunker<R> {
 }
 
 impl<R: BufRead> Chunker<R> {
-    pub fn with_sizes(reader: R, chunk_bytes: usize, max_chunk_bytes: usize) -> Chunker<R> {
+    pub fn with_sizes(
+        reader: R,
+        limits: Limits,
+        chunk_bytes: usize,
+        max_chunk_bytes: usize,
+    ) -> Chunker<R> {
         Chunker {
             reader,
+            limits,
+            max_games: MAX_CHUNK_GAMES,
             chunk_bytes: chunk_bytes.max(1),
             max_chunk_bytes,
             carry: Vec::new(),
@@ -138,8 +155,13 @@ impl<R: BufRead> Chunker<R> {
             front.copy_from_slice(&self.carry);
         }
         self.carry.clear();
-        // A chunk's worth of new bytes after the carried ones.
-        let mut want = filled + self.chunk_bytes;
+        // A chunk's worth of new bytes after the carried ones, unless the carried bytes
+        // (left by a chunk cut short at `max_games`) make a chunk already.
+        let mut want = if filled >= self.chunk_bytes {
+            filled
+        } else {
+            filled + self.chunk_bytes
+        };
         loop {
             let at_end = self.fill(&mut buffer, &mut filled, want);
             let bytes = buffer.get(..filled).unwrap_or_default();
@@ -149,18 +171,29 @@ impl<R: BufRead> Chunker<R> {
                 self.drain();
                 return Ok(Some(self.last_chunk(buffer, filled, starts_file)));
             }
-            if at_end {
-                if filled == 0 && !starts_file {
-                    self.done = true;
-                    return self.next_piece(Vec::new());
-                }
+            if at_end && filled == 0 && !starts_file {
+                self.done = true;
+                return self.next_piece(Vec::new());
+            }
+            let lines = count_lines(bytes);
+            let crowded = lines > self.max_games as u64;
+            if at_end && !crowded {
                 return Ok(Some(self.last_chunk(buffer, filled, starts_file)));
             }
-            if let Some(cut) = last_safe_cut(bytes) {
+            // A cut before a game's tag pairs, within the first `max_games` lines; else
+            // (no tag pairs, or too many games) where the splitter ends a game.
+            let within = if crowded {
+                nth_line_end(bytes, self.max_games)
+            } else {
+                bytes.len()
+            };
+            let cut = last_safe_cut(bytes.get(..within).unwrap_or_default())
+                .or_else(|| last_game_start(bytes, self.limits, self.max_games));
+            if let Some(cut) = cut {
                 self.carry
                     .extend_from_slice(bytes.get(cut..).unwrap_or_default());
                 let first_line = self.next_line;
-                self.next_line += count_lines(bytes.get(..cut).unwrap_or_default());
+                self.next_line += lines - count_lines(bytes.get(cut..).unwrap_or_default());
                 return Ok(Some(Piece::Chunk(Chunk {
                     buffer,
                     len: cut,
@@ -168,6 +201,10 @@ impl<R: BufRead> Chunker<R> {
                     starts_file,
                     ends_file: false,
                 })));
+            }
+            if at_end {
+                // One game of many lines: the rest of the file is one chunk.
+                return Ok(Some(self.last_chunk(buffer, filled, starts_file)));
             }
             if filled >= self.max_chunk_bytes {
                 self.done = true;
@@ -257,6 +294,39 @@ impl<R: BufRead> Chunker<R> {
     }
 }
 
+/// The end of the `n`th line of `bytes` (just past its `\n`), or the end of `bytes`.
+fn nth_line_end(bytes: &[u8], n: usize) -> usize {
+    n.checked_sub(1)
+        .and_then(|skip| memchr::memchr_iter(b'\n', bytes).nth(skip))
+        .map_or(bytes.len(), |i| i + 1)
+}
+
+/// Where a chunk may be cut when no tag pair marks a game's start (`last_safe_cut`): the
+/// start of a game as a splitter over the whole lines of `bytes` finds it, the game after
+/// at most `max_games` games. The chunk starts where a game starts, so its splitter is
+/// in the state the file's splitter is in there, and finds the same boundaries; the line
+/// of a game's start is whole, so its end cannot change whether it starts a game.
+fn last_game_start(bytes: &[u8], limits: Limits, max_games: usize) -> Option<usize> {
+    let whole_lines = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    let lines = bytes.get(..whole_lines).unwrap_or_default();
+    let mut splitter = Splitter::for_part(lines, Arc::from(""), limits, 1, false, false);
+    let mut start_line = None;
+    let mut spent = Vec::with_capacity(1);
+    for _ in 0..=max_games {
+        // Reading a slice cannot fail.
+        let Ok(Some(game)) = splitter.next_game() else {
+            break;
+        };
+        if game.line > 1 {
+            start_line = Some(game.line);
+        }
+        spent.push(game);
+        splitter.recycle(&mut spent);
+    }
+    let start_line = usize::try_from(start_line?).ok()?;
+    Some(nth_line_end(lines, start_line - 1))
+}
+
 /// Lines that end in `bytes` (the line count the splitter will have advanced by).
 fn count_lines(bytes: &[u8]) -> u64 {
     // Counted in byte lanes over pieces short enough not to overflow them, which the
@@ -300,7 +370,20 @@ mod tests {
     }
 
     fn chunked_from(pgn: impl BufRead, limits: Limits, chunk: usize, max: usize) -> Vec<String> {
-        let mut chunker = Chunker::with_sizes(pgn, chunk, max);
+        chunked_games(pgn, limits, chunk, max, super::MAX_CHUNK_GAMES).0
+    }
+
+    /// The games of the chunks, and the most games one chunk held.
+    fn chunked_games(
+        pgn: impl BufRead,
+        limits: Limits,
+        chunk: usize,
+        max: usize,
+        max_games: usize,
+    ) -> (Vec<String>, usize) {
+        let mut chunker = Chunker::with_sizes(pgn, limits, chunk, max);
+        chunker.max_games = max_games;
+        let mut most = 0;
         let mut games = Vec::new();
         // Each chunk is built in the last one's buffer, as the pipeline does, after its old
         // bytes are made into lines that would start games if they were read.
@@ -308,7 +391,9 @@ mod tests {
         loop {
             match chunker.next_piece(std::mem::take(&mut buffer)).unwrap() {
                 Some(Piece::Chunk(c)) => {
+                    let before = games.len();
                     games_of(c.splitter(Arc::from("t"), limits), &mut games);
+                    most = most.max(games.len() - before);
                     buffer = c.into_buffer();
                     let stale = b"\n[Event \"stale\"]\n1. e4 *\n";
                     for (byte, junk) in buffer.iter_mut().zip(stale.iter().cycle()) {
@@ -323,7 +408,7 @@ mod tests {
                 None => break,
             }
         }
-        numbered(games)
+        (numbered(games), most)
     }
 
     /// Each game in full, numbered as the pipeline numbers them (in order).
@@ -402,6 +487,50 @@ mod tests {
                         expected,
                         "case {case}, chunk {chunk}, short reads"
                     );
+                }
+            }
+        }
+    }
+
+    /// Games without tag pairs (where `last_safe_cut` finds no cut) and crowded chunks
+    /// are cut where the splitter ends a game: every game comes out as from the whole
+    /// stream, and no chunk holds more than `max_games` games.
+    #[test]
+    fn chunks_of_games_without_tags_are_cut_at_game_ends() {
+        let x = "x".repeat(300);
+        let inputs: Vec<String> = vec![
+            "*\n".repeat(500),
+            "1. e4 *\n\n".repeat(300),
+            "1. e4 e5 1-0 1. d4 0-1\n*\n\n*\n".repeat(100),
+            // Results inside comments and variations end nothing; escape lines and
+            // blank lines after a result belong to its game.
+            "1. e4 { * 1-0\n*\n} (1. d4 *\n*) *\n%x\n\n1. c4 ; *\n*\n".repeat(60),
+            // Past the size limit, with a comment left open, and a tag line after all.
+            format!("1. e4 {{{x}\n{x} *\n}} *\n1. d4 {x} *\n1. c4 {{ *\n").repeat(20)
+                + "[Event \"a\"]\n*\n[B \"b\"]\n*\n",
+            // Tag pairs without movetext between them, then tagless games.
+            "[A \"a\"]\n*\n".repeat(200) + &"[A \"a\"]\n[B \"b\"]\n*\n*\n".repeat(100),
+            // A crowded chunk with a long game in it.
+            "*\n".repeat(50) + &format!("1. e4\n{}*\n", "e5\n".repeat(400)) + &"*\n".repeat(50),
+        ];
+        let small = Limits {
+            max_game_bytes: 200,
+            max_depth: 2,
+        };
+        for (case, pgn) in inputs.iter().enumerate() {
+            let pgn = pgn.as_bytes();
+            for limits in [Limits::default(), small] {
+                let expected = whole(pgn, limits);
+                for chunk in [1, 7, 64, 333, 1000, 5000] {
+                    for max_games in [1, 2, 5, 64, 1 << 20] {
+                        let (games, most) = chunked_games(pgn, limits, chunk, 1 << 20, max_games);
+                        assert_eq!(games, expected, "case {case}, chunk {chunk}, {max_games}");
+                        // One game of many lines is never cut; otherwise the cap holds.
+                        assert!(
+                            most <= max_games.max(1) || case == 6,
+                            "case {case}, chunk {chunk}: {most} > {max_games}"
+                        );
+                    }
                 }
             }
         }

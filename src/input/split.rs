@@ -78,10 +78,10 @@ struct State {
     skip: Skip,
 }
 
-/// Spare games kept at most, and the largest buffer a spare game may keep (a game near
-/// the size limit is not held on to).
+/// Spare games kept at most, and the most a spare game's buffers may hold (a game near
+/// the size limit is not held on to): a splitter's spares take at most 512 x 32 KiB.
 const MAX_SPARE: usize = 512;
-const MAX_SPARE_BYTES: usize = 64 * 1024;
+const MAX_SPARE_BYTES: usize = 32 * 1024;
 
 /// The tokeniser's state for the game being assembled.
 #[derive(Default, Clone, Copy)]
@@ -705,9 +705,16 @@ pub fn keep_spares(spare: &mut Vec<RawGame>, games: &mut Vec<RawGame>) {
     spare.extend(
         games
             .drain(..)
-            .filter(|game| game.bytes.capacity() <= MAX_SPARE_BYTES)
+            .filter(|game| buffer_bytes(game) <= MAX_SPARE_BYTES)
             .take(room),
     );
+}
+
+/// The bytes a game's buffers hold (their capacity).
+fn buffer_bytes(game: &RawGame) -> usize {
+    game.bytes.capacity()
+        + game.tags.capacity() * std::mem::size_of::<RawTag>()
+        + game.tokens.capacity() * std::mem::size_of::<Token>()
 }
 
 /// A spare game emptied for reuse, or a new one.
@@ -724,7 +731,9 @@ fn take_game(
     game
 }
 
-/// A new game starting at `line`, its buffers sized after the last game's.
+/// A new game starting at `line`, its buffers sized after the last game's: after a
+/// short game they are small, so that a chunk of thousands of `*` games does not cost
+/// kilobytes per game.
 fn new_game(file: &Arc<str>, size_hint: (usize, usize, usize), line: u64) -> RawGame {
     let (bytes, tags, tokens) = size_hint;
     RawGame {
@@ -732,9 +741,9 @@ fn new_game(file: &Arc<str>, size_hint: (usize, usize, usize), line: u64) -> Raw
         index: 0,
         global_index: 0,
         line,
-        bytes: Vec::with_capacity((bytes + bytes / 2).clamp(1024, 64 * 1024)),
-        tags: Vec::with_capacity((tags + tags / 4).clamp(16, 64)),
-        tokens: Vec::with_capacity((tokens + tokens / 2).clamp(64, 4096)),
+        bytes: Vec::with_capacity((bytes + bytes / 2).clamp(16, 64 * 1024)),
+        tags: Vec::with_capacity((tags + tags / 4).min(64)),
+        tokens: Vec::with_capacity((tokens + tokens / 2).clamp(4, 4096)),
         problems: Vec::new(),
     }
 }

@@ -69,21 +69,22 @@ const PAIRWISE_TAGS: usize = 32;
 /// reported, once per name). Linear in the number of tags: a game of a million tags
 /// must not cost a million squared comparisons.
 fn second_occurrences(tags: &Tags) -> Vec<bool> {
-    let names: Vec<&str> = tags.iter().map(|(name, _)| name).collect();
-    if names.len() <= PAIRWISE_TAGS {
-        return names
+    if tags.len() <= PAIRWISE_TAGS {
+        return tags
             .iter()
             .enumerate()
-            .map(|(index, name)| {
-                let earlier = names.iter().take(index);
-                earlier.filter(|earlier| same_name(earlier, name)).count() == 1
+            .map(|(index, (name, _))| {
+                let earlier = tags.iter().take(index);
+                earlier
+                    .filter(|(earlier, _)| same_name(earlier, name))
+                    .count()
+                    == 1
             })
             .collect();
     }
-    let mut seen: HashMap<&str, u32> = HashMap::with_capacity(names.len());
-    names
-        .iter()
-        .map(|name| {
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    tags.iter()
+        .map(|(name, _)| {
             let count = seen.entry(name).or_insert(0);
             *count = count.saturating_add(1);
             *count == 2

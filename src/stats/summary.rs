@@ -10,6 +10,51 @@ use crate::output::summary::thousands;
 use crate::rules::GameReport;
 use crate::stats::row::insufficient_material;
 
+/// The longest line of a summary file read by `--merge`: its lines are a section, a key
+/// and a count, tens of bytes.
+pub const MAX_SUMMARY_LINE: usize = 64 * 1024;
+
+/// A reader that fails at a line longer than `max` bytes, naming the line.
+struct LineLimit<R> {
+    inner: R,
+    max: usize,
+    /// Bytes since the last line end, and lines ended so far.
+    in_line: usize,
+    lines: u64,
+}
+
+impl<R: Read> LineLimit<R> {
+    fn new(inner: R, max: usize) -> LineLimit<R> {
+        LineLimit {
+            inner,
+            max,
+            in_line: 0,
+            lines: 0,
+        }
+    }
+}
+
+impl<R: Read> Read for LineLimit<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &byte in buf.get(..n).unwrap_or_default() {
+            if byte == b'\n' {
+                self.lines += 1;
+                self.in_line = 0;
+            } else {
+                self.in_line += 1;
+                if self.in_line > self.max {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("line {} is longer than {} bytes", self.lines + 1, self.max),
+                    ));
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
 /// Counts by section and key. Rows are kept sorted, so writing is deterministic.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -183,10 +228,12 @@ impl Summary {
     }
 
     /// Reads a `section,key,count` CSV written by `write_csv`; `name` names it in errors.
+    /// It is read as a stream; a line longer than `MAX_SUMMARY_LINE` is an error that names
+    /// it (a file without line ends, such as `/dev/zero`, is not read into memory).
     pub fn read_csv(input: impl Read, name: &str) -> anyhow::Result<Summary> {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
-            .from_reader(input);
+            .from_reader(LineLimit::new(input, MAX_SUMMARY_LINE));
         let header = reader
             .headers()
             .with_context(|| format!("{name}: cannot read the header"))?;

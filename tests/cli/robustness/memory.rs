@@ -3,37 +3,90 @@
 #[allow(unused_imports)]
 use crate::util::*;
 
-use std::path::Path;
 use std::process::Command;
 
-/// Address space allowed to a run on hostile input: far below what the unbounded code
-/// used (gigabytes), with room for 16 threads' stacks and the allocator's arenas.
-const ADDRESS_SPACE_MB: u64 = 1024;
+/// Address space allowed to a run on hostile input (`ulimit -v`): far below what the
+/// unbounded code took (gigabytes), with room for the allocator's per-thread arenas of
+/// three threads (64 MiB of address space each).
+const ADDRESS_SPACE_MB: u64 = 256;
 /// CPU seconds allowed to a run: a debug build does the linear work in a few seconds; the
 /// quadratic work it replaced took many minutes.
 const CPU_SECONDS: u64 = 30;
 
-/// Runs pgnkit with `args` under an address-space and CPU limit (`ulimit -v`, `ulimit -t`),
-/// returning (exit code, stdout, stderr). A run killed by a limit exits with -1 or 128+.
-fn run_limited(args: &[&str], stdin: Option<&Path>) -> (i32, String, String) {
+/// Runs pgnkit with `args` under an address-space limit of `megabytes` and a CPU limit
+/// (`ulimit -v`, `ulimit -t`), returning (exit code, stdout, stderr). A run killed by a
+/// limit exits with -1 or 128+.
+fn run_limited(args: &[&str], megabytes: u64) -> (i32, String, String) {
     let binary = assert_cmd::cargo::cargo_bin("pgnkit");
     let script = format!(
         "ulimit -v {} && ulimit -t {} && exec \"$0\" \"$@\"",
-        ADDRESS_SPACE_MB * 1024,
+        megabytes * 1024,
         CPU_SECONDS
     );
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c").arg(script).arg(binary).args(args);
-    cmd.stdin(match stdin {
-        Some(path) => std::fs::File::open(path).unwrap().into(),
-        None => std::process::Stdio::null(),
-    });
-    let output = cmd.output().unwrap();
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(binary)
+        .args(args)
+        // Sixteen threads would reserve sixteen arenas of address space.
+        .env("MALLOC_ARENA_MAX", "4")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// `stats` of `pgn` at one thread and at `threads` threads, under the address-space
+/// limit: both complete, with a row per game and the same bytes.
+fn stats_bounded(pgn: &[u8], threads: &str, megabytes: u64, games: usize) {
+    let (_dir, path) = temp_file("hostile.pgn", pgn);
+    let path = path.to_str().unwrap();
+    let (code, one, stderr) = run_limited(&["stats", "--quiet", "--threads", "1", path], megabytes);
+    assert_eq!(code, 0, "--threads 1: {stderr}");
+    assert_eq!(one.lines().count(), games + 1);
+    let (code, many, stderr) =
+        run_limited(&["stats", "--quiet", "--threads", threads, path], megabytes);
+    assert_eq!(code, 0, "--threads {threads}: {stderr}");
+    assert!(one == many, "--threads {threads} differs from --threads 1");
+}
+
+/// Games without tag pairs give no safe cut: a chunk is still cut where a game ends, and
+/// holds a bounded number of games (they took 3 KB each, in one chunk of the whole file).
+#[test]
+fn result_lines_without_tags_are_read_in_bounded_memory() {
+    stats_bounded(
+        "*\n".repeat(150_000).as_bytes(),
+        "3",
+        ADDRESS_SPACE_MB,
+        150_000,
+    );
+}
+
+/// The same with a move in each game.
+#[test]
+fn one_move_games_without_tags_are_read_in_bounded_memory() {
+    stats_bounded(
+        "1. e4 *\n".repeat(100_000).as_bytes(),
+        "3",
+        ADDRESS_SPACE_MB,
+        100_000,
+    );
+}
+
+/// Tiny games with a tag pair are cut at tag pairs, but a 64 KiB chunk holds thousands
+/// of them: at 16 threads, 33 chunks in flight took 700 MB.
+#[test]
+fn tiny_tagged_games_at_sixteen_threads_are_read_in_bounded_memory() {
+    stats_bounded(
+        "[A \"\"]\n*\n".repeat(300_000).as_bytes(),
+        "16",
+        512,
+        300_000,
+    );
 }
 
 /// The codes of `validate --format jsonl` output.
@@ -68,8 +121,16 @@ fn a_million_tags_are_checked_for_duplicates_in_linear_time() {
     let (_dir, path) = temp_file("tags.pgn", pgn.as_bytes());
     let path = path.to_str().unwrap();
     let (code, stdout, stderr) = run_limited(
-        &["validate", "--format", "jsonl", "--quiet", "--threads", "2", path],
-        None,
+        &[
+            "validate",
+            "--format",
+            "jsonl",
+            "--quiet",
+            "--threads",
+            "2",
+            path,
+        ],
+        512,
     );
     assert!(code == 0 || code == 1, "exit {code}: {stderr}");
     let duplicates: Vec<serde_json::Value> = stdout
@@ -80,7 +141,86 @@ fn a_million_tags_are_checked_for_duplicates_in_linear_time() {
     assert_eq!(duplicates.len(), names.len());
     for (finding, name) in duplicates.iter().zip(&names) {
         let message = finding["message"].as_str().unwrap();
-        assert!(message.starts_with(&format!("[{name}] appears more than once")), "{message}");
+        assert!(
+            message.starts_with(&format!("[{name}] appears more than once")),
+            "{message}"
+        );
     }
     assert!(!codes(&stdout).contains(&"input.limit-exceeded".to_string()));
+}
+
+/// Runs `sh -c script` (pgnkit is `$0`) under an address-space limit of `megabytes`,
+/// returning (exit code, stdout, stderr).
+fn shell_limited(script: &str, megabytes: u64) -> (i32, String, String) {
+    let binary = assert_cmd::cargo::cargo_bin("pgnkit");
+    let script = format!("ulimit -v {} && {script}", megabytes * 1024);
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(binary)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A 300 MB line without an end on stdin (`/dev/zero`) is read line by line in bounded
+/// memory: reported as too long, naming the line, and the position after it is checked
+/// (the whole input was read into memory).
+#[test]
+fn check_fen_streams_stdin_and_skips_an_endless_line() {
+    let (code, stdout, stderr) = shell_limited(
+        "{ head -c 300000000 /dev/zero; printf '\\n8/8/8/8/8/8/8/K1k5 w - - 0 1\\n'; } \
+         | \"$0\" check-fen",
+        128,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("-:1: the line is longer than 65536 bytes; skipped"),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "8/8/8/8/8/8/8/K1k5 w - - 0 1: ok\n");
+}
+
+/// `pgn --input` reads its file line by line: an over-long line is an error naming the
+/// line, and the positions around it still become games.
+#[test]
+fn pgn_input_reports_an_overlong_line_and_goes_on() {
+    let text = format!(
+        "8/8/8/8/8/8/8/K1k5 w - - 0 1\n{}\n8/8/8/8/8/8/8/K2k4 w - - 0 1\n",
+        "x".repeat(100_000)
+    );
+    let (_dir, path) = temp_file("positions.epd", text.as_bytes());
+    let name = path.to_str().unwrap();
+    let (code, stdout, stderr) = run_args(&["pgn", "--input", name]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{name}:2: the line is longer than 65536 bytes; skipped"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        stdout.matches("[FEN \"8/8/8/8/8/8/8/K").count(),
+        2,
+        "{stdout}"
+    );
+}
+
+/// `stats --merge` reads a summary as a stream: a file without line ends is an error
+/// naming its line, not an unbounded read.
+#[test]
+fn stats_merge_stops_at_an_endless_line_in_bounded_memory() {
+    let (code, stdout, stderr) =
+        shell_limited("head -c 300000000 /dev/zero | \"$0\" stats --merge -", 128);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("line 1 is longer than 65536 bytes"),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "");
 }
