@@ -22,6 +22,10 @@ use crate::progress::Progress;
 const BATCH_GAMES: usize = 24;
 const BATCH_BYTES: usize = 64 * 1024;
 
+/// The largest chunk buffer a worker keeps for the next chunk: ordinary chunks are a few
+/// times `CHUNK_BYTES`; one that grew to hold a large game is freed.
+const MAX_REUSED_BUFFER: usize = 4 * COMPRESSED_CHUNK_BYTES;
+
 /// How to read and spread the work.
 #[derive(Debug, Clone)]
 pub struct Pipeline {
@@ -322,6 +326,11 @@ fn work<T, P, D>(
                 split_chunk(&chunk, file, pipeline.limits, &mut spares, &mut games);
                 let starts_file = chunk.starts_file;
                 buffer = chunk.into_buffer();
+                if buffer.capacity() > MAX_REUSED_BUFFER {
+                    // A chunk of one large game: its bytes are the game's now; not kept
+                    // (while the game is processed, nor after).
+                    buffer = Vec::new();
+                }
                 starts_file
             }
             Work::Games {

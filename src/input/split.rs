@@ -694,6 +694,7 @@ impl State {
         game.index = self.next_index;
         self.next_index += 1;
         self.size_hint = (game.bytes.len(), game.tags.len(), game.tokens.len());
+        shrink_large(&mut game);
         Some(game)
     }
 }
@@ -708,6 +709,18 @@ pub fn keep_spares(spare: &mut Vec<RawGame>, games: &mut Vec<RawGame>) {
             .filter(|game| buffer_bytes(game) <= MAX_SPARE_BYTES)
             .take(room),
     );
+}
+
+/// A large game's buffers, grown by doubling, are cut to their length: a game of 8 MiB
+/// then holds its bytes and tokens, not up to twice as much, while it is processed.
+fn shrink_large(game: &mut RawGame) {
+    const SLACK: usize = 64 * 1024;
+    if game.bytes.capacity() - game.bytes.len() > SLACK {
+        game.bytes.shrink_to_fit();
+    }
+    if (game.tokens.capacity() - game.tokens.len()) * std::mem::size_of::<Token>() > SLACK {
+        game.tokens.shrink_to_fit();
+    }
 }
 
 /// The bytes a game's buffers hold (their capacity).

@@ -88,7 +88,9 @@ pub fn ordered_tags(pairs: &[(String, String)], result: &str) -> Vec<(String, St
 /// Movetext being built: words, with move numbers added where a reader needs them.
 #[derive(Debug, Default)]
 pub struct Movetext {
-    words: Vec<String>,
+    /// The words, each after a single space (one `String` per word took ten times the
+    /// bytes of a long game); `write_game` wraps at the spaces.
+    words: String,
     /// A Black move needs its `N...` number (start of a line, after a comment or variation).
     need_number: bool,
     /// `(` waiting to be glued to the next word.
@@ -103,43 +105,44 @@ impl Movetext {
         }
     }
 
-    fn push(&mut self, word: String) {
-        let mut word = word;
-        if self.open > 0 {
-            word.insert_str(0, &"(".repeat(self.open));
-            self.open = 0;
+    fn push(&mut self, word: &str) {
+        self.words.push(' ');
+        for _ in 0..self.open {
+            self.words.push('(');
         }
-        self.words.push(word);
+        self.open = 0;
+        self.words.push_str(word);
     }
 
     /// A move written as `text`, played from `before`.
     pub fn push_move(&mut self, before: &Chess, text: String) {
         let number = before.fullmoves();
         if before.turn().is_white() {
-            self.push(format!("{number}."));
+            self.push(&format!("{number}."));
         } else if self.need_number {
-            self.push(format!("{number}..."));
+            self.push(&format!("{number}..."));
         }
-        self.push(text);
+        self.push(&text);
         self.need_number = false;
     }
 
     /// `$N`.
     pub fn push_nag(&mut self, nag: u8) {
-        self.push(format!("${nag}"));
+        self.push(&format!("${nag}"));
     }
 
     /// `{ text }`, whitespace collapsed so that the writer may wrap it.
     pub fn push_comment(&mut self, text: &str) {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        if words.is_empty() {
+        if text.split_whitespace().next().is_none() {
             return;
         }
-        self.push("{".to_string());
-        for word in words {
-            self.push(word.replace('}', ")"));
+        self.push("{");
+        for word in text.split_whitespace() {
+            self.words.push(' ');
+            self.words
+                .extend(word.chars().map(|c| if c == '}' { ')' } else { c }));
         }
-        self.push("}".to_string());
+        self.push("}");
         self.need_number = true;
     }
 
@@ -152,8 +155,8 @@ impl Movetext {
         if self.open > 0 {
             // An empty variation writes nothing.
             self.open -= 1;
-        } else if let Some(last) = self.words.last_mut() {
-            last.push(')');
+        } else if !self.words.is_empty() {
+            self.words.push(')');
         }
         self.need_number = true;
     }
@@ -161,7 +164,7 @@ impl Movetext {
     /// The termination marker ends the movetext.
     pub fn push_result(&mut self, result: &str) {
         self.open = 0;
-        self.push(result.to_string());
+        self.push(result);
     }
 }
 
@@ -180,7 +183,7 @@ pub fn write_game(
     }
     writeln!(out)?;
     let mut line_len = 0usize;
-    for word in &movetext.words {
+    for word in movetext.words.split(' ').filter(|word| !word.is_empty()) {
         let width = word.chars().count();
         if line_len > 0 && line_len + 1 + width > LINE_WIDTH {
             writeln!(out)?;

@@ -73,81 +73,106 @@ impl Line {
     }
 }
 
-/// Replays every line of `raw` from `start`, reading each move as `validate` does.
-pub fn walk(raw: &RawGame, start: &Chess, options: &ReplayOptions) -> Vec<Step> {
+/// Replays every line of `raw` from `start`, reading each move as `validate` does. The
+/// steps come one at a time: a game of a million moves in variations is not held as a
+/// million positions.
+pub fn walk<'a>(raw: &'a RawGame, start: &Chess, options: &'a ReplayOptions) -> Walk<'a> {
     let mut history = History::default();
     history.start(start);
-    let mut lines = vec![Line::new(start.clone(), history)];
-    // Nesting inside a broken line, whose variations are skipped with it.
-    let mut skipped_depth = 0u32;
-    let mut steps = Vec::new();
-    // Tokens taken in by the move before them (`e8 (Q)`, `exd6 e.p.`).
-    let mut taken_in = 0usize;
-    for (index, token) in raw.tokens.iter().enumerate() {
-        if taken_in > 0 {
-            taken_in -= 1;
-            continue;
-        }
-        let main_line = lines.len() == 1;
-        let Some(line) = lines.last_mut() else {
-            break;
-        };
-        if line.broken {
+    Walk {
+        raw,
+        options,
+        lines: vec![Line::new(start.clone(), history)],
+        skipped_depth: 0,
+        taken_in: 0,
+        index: 0,
+    }
+}
+
+/// The steps of `walk`, in input order.
+pub struct Walk<'a> {
+    raw: &'a RawGame,
+    options: &'a ReplayOptions,
+    /// The main line, then each open variation.
+    lines: Vec<Line>,
+    /// Nesting inside a broken line, whose variations are skipped with it.
+    skipped_depth: u32,
+    /// Tokens taken in by the move before them (`e8 (Q)`, `exd6 e.p.`).
+    taken_in: usize,
+    /// The next token.
+    index: usize,
+}
+
+impl Iterator for Walk<'_> {
+    type Item = Step;
+
+    fn next(&mut self) -> Option<Step> {
+        let raw = self.raw;
+        while let Some(token) = raw.tokens.get(self.index) {
+            let index = self.index;
+            self.index += 1;
+            if self.taken_in > 0 {
+                self.taken_in -= 1;
+                continue;
+            }
+            let main_line = self.lines.len() == 1;
+            let line = self.lines.last_mut()?;
+            if line.broken {
+                match token.kind {
+                    TokenKind::VariationStart => self.skipped_depth += 1,
+                    TokenKind::VariationEnd if self.skipped_depth > 0 => self.skipped_depth -= 1,
+                    TokenKind::VariationEnd if self.lines.len() > 1 => {
+                        self.lines.pop();
+                        return Some(Step::VariationEnd);
+                    }
+                    _ => {}
+                }
+                continue;
+            }
             match token.kind {
-                TokenKind::VariationStart => skipped_depth += 1,
-                TokenKind::VariationEnd if skipped_depth > 0 => skipped_depth -= 1,
-                TokenKind::VariationEnd if lines.len() > 1 => {
-                    lines.pop();
-                    steps.push(Step::VariationEnd);
+                TokenKind::Word => {
+                    if !main_line && let Some(step) = pass_in_analysis(raw, index, line) {
+                        return Some(step);
+                    }
+                    let (step, extra) = play(raw, index, line, main_line, self.options);
+                    self.taken_in = extra;
+                    return Some(step);
                 }
-                _ => {}
+                TokenKind::Comment => return Some(Step::Comment(*token)),
+                TokenKind::Nag => return Some(Step::Nag(*token)),
+                TokenKind::Glyph => return Some(Step::Glyph(*token)),
+                TokenKind::VariationStart => {
+                    let (pos, history) = line
+                        .before_last
+                        .clone()
+                        .unwrap_or_else(|| (line.pos.clone(), line.history.clone()));
+                    let plies = if line.before_last.is_some() {
+                        line.plies.saturating_sub(1)
+                    } else {
+                        line.plies
+                    };
+                    let mut variation = Line::new(pos, history);
+                    variation.plies = plies;
+                    self.lines.push(variation);
+                    return Some(Step::VariationStart);
+                }
+                TokenKind::VariationEnd => {
+                    // A `)` with no `(` in the main line is ignored.
+                    if self.lines.len() > 1 {
+                        self.lines.pop();
+                        return Some(Step::VariationEnd);
+                    }
+                }
+                TokenKind::MoveNumber | TokenKind::Result => {}
             }
-            continue;
         }
-        match token.kind {
-            TokenKind::Word => {
-                if !main_line && let Some(step) = pass_in_analysis(raw, index, line) {
-                    steps.push(step);
-                    continue;
-                }
-                let (step, extra) = play(raw, index, line, main_line, options);
-                taken_in = extra;
-                steps.push(step);
-            }
-            TokenKind::Comment => steps.push(Step::Comment(*token)),
-            TokenKind::Nag => steps.push(Step::Nag(*token)),
-            TokenKind::Glyph => steps.push(Step::Glyph(*token)),
-            TokenKind::VariationStart => {
-                let (pos, history) = line
-                    .before_last
-                    .clone()
-                    .unwrap_or_else(|| (line.pos.clone(), line.history.clone()));
-                let plies = if line.before_last.is_some() {
-                    line.plies.saturating_sub(1)
-                } else {
-                    line.plies
-                };
-                let mut variation = Line::new(pos, history);
-                variation.plies = plies;
-                lines.push(variation);
-                steps.push(Step::VariationStart);
-            }
-            TokenKind::VariationEnd => {
-                // A `)` with no `(` in the main line is ignored.
-                if lines.len() > 1 {
-                    lines.pop();
-                    steps.push(Step::VariationEnd);
-                }
-            }
-            TokenKind::MoveNumber | TokenKind::Result => {}
+        // Variations left open at the end of the game are closed.
+        if self.lines.len() > 1 {
+            self.lines.pop();
+            return Some(Step::VariationEnd);
         }
+        None
     }
-    // Variations left open at the end of the game are closed.
-    while lines.len() > 1 {
-        lines.pop();
-        steps.push(Step::VariationEnd);
-    }
-    steps
 }
 
 /// Plays the move token at `index` on `line`, or marks the line broken and says why;
