@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh [SECONDS] [TARGET...]
 #
-# Runs pgnkit's cargo-fuzz targets (fuzz/: split, validate, fen, moves, san_shortcut), each
-# for SECONDS (default 600), two at a time, niced; MAX_LEN caps the input size (default
-# 65536). Needs a nightly toolchain and `cargo install cargo-fuzz`. Seeds fuzz/corpus/TARGET
-# from testdata/ and, when present, ../shared/corpus.
+# Runs pgnkit's cargo-fuzz targets (fuzz/: split, pipeline, validate, fen, moves,
+# san_shortcut), each for SECONDS (default 600, i.e. ten minutes), two at a time, niced;
+# MAX_LEN caps the input size (default 1048576: inputs of up to 1 MiB reach several chunks
+# and the pipeline's cuts). Needs a nightly toolchain and `cargo install cargo-fuzz`. Seeds
+# fuzz/corpus/TARGET from testdata/ and, when present, ../shared/corpus.
+#
+#   scripts/fuzz.sh                  every target for ten minutes
+#   scripts/fuzz.sh 600 pipeline     one target for ten minutes: the threaded pipeline
+#                                    (2 and 3 workers) against one thread, game for game
+#   scripts/fuzz.sh 600 split        the splitter and the chunker against one splitter
+#
 # Crashes land in fuzz/artifacts/TARGET/; logs in fuzz/logs/TARGET.log; the last status
 # line of each run (executions, coverage, features, corpus) is printed at the end.
 set -uo pipefail
@@ -12,10 +19,11 @@ cd "$(dirname "$0")/.." || exit 2
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(split validate fen moves san_shortcut)
+[ ${#targets[@]} -gt 0 ] || targets=(split pipeline validate fen moves san_shortcut)
 shared=../shared/corpus
 
-mkdir -p fuzz/logs fuzz/corpus/split fuzz/corpus/validate fuzz/corpus/fen fuzz/corpus/moves
+mkdir -p fuzz/logs fuzz/corpus/split fuzz/corpus/pipeline fuzz/corpus/validate fuzz/corpus/fen \
+  fuzz/corpus/moves
 for t in "${targets[@]}"; do mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"; done
 
 # Seeds: whole PGN files for the splitter, single games for the validator (pgnkit-sized
@@ -29,7 +37,8 @@ n=0
 for f in "${pgns[@]}"; do
   [ -f "$f" ] || continue
   n=$((n + 1))
-  head -c 65536 "$f" | seed split "$n"
+  head -c 1048576 "$f" | seed split "$n"
+  head -c 1048576 "$f" | seed pipeline "$n"
   # The first three games of the file, one seed each.
   awk -v base="fuzz/corpus/validate/seed-$n-" '
     /^\[Event / { g++ } g >= 1 && g <= 3 { print > (base g) }' "$f"
@@ -50,7 +59,7 @@ printf '\000e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6 0-0-0 e1g1 e7e8q' | seed moves start
 run() {
   local t=$1
   nice -n 10 cargo +nightly fuzz run -O "$t" "fuzz/corpus/$t" -- \
-    -max_total_time="$seconds" -rss_limit_mb=2048 -max_len="${MAX_LEN:-65536}" -timeout=20 \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -max_len="${MAX_LEN:-1048576}" -timeout=20 \
     -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" > "fuzz/logs/$t.log" 2>&1
   echo "$t: exit $?"
 }

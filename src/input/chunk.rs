@@ -104,6 +104,9 @@ pub struct Chunker<R> {
     carry: Vec<u8>,
     next_line: u64,
     started: bool,
+    /// The reader reached its end (or failed): it is not read again, while the chunks
+    /// of what was read are handed on.
+    ended: bool,
     done: bool,
     /// A read error, reported after the bytes before it have been handed on.
     pending_error: Option<io::Error>,
@@ -125,6 +128,7 @@ impl<R: BufRead> Chunker<R> {
             carry: Vec::new(),
             next_line: 1,
             started: false,
+            ended: false,
             done: false,
             pending_error: None,
         }
@@ -256,6 +260,9 @@ impl<R: BufRead> Chunker<R> {
     /// true at the end of the stream (or at a read error, which is kept for later). The
     /// buffer only grows: bytes past `filled` are old ones, overwritten by the reads.
     fn fill(&mut self, buffer: &mut Vec<u8>, filled: &mut usize, want: usize) -> bool {
+        if self.ended {
+            return true;
+        }
         if *filled >= want {
             return false;
         }
@@ -268,7 +275,10 @@ impl<R: BufRead> Chunker<R> {
         loop {
             let room = buffer.get_mut(*filled..want).unwrap_or_default();
             match self.reader.read(room) {
-                Ok(0) => return true,
+                Ok(0) => {
+                    self.ended = true;
+                    return true;
+                }
                 Ok(n) => {
                     *filled += n;
                     if *filled >= want {
@@ -278,6 +288,7 @@ impl<R: BufRead> Chunker<R> {
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {
                     self.pending_error = Some(err);
+                    self.ended = true;
                     return true;
                 }
             }
