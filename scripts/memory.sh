@@ -23,7 +23,9 @@ cd "$(dirname "$0")/.." || exit 2
 threads=("$@")
 [ ${#threads[@]} -gt 0 ] || threads=(1 2 16)
 bin=${PGNKIT:-target/release/pgnkit}
-make_corpus=../shared/bench/make-corpus.sh
+# The benchmark corpus script, next to the repository (or to its worktree folder).
+make_corpus=${MAKE_CORPUS:-../shared/bench/make-corpus.sh}
+[ -f "$make_corpus" ] || make_corpus=../../shared/bench/make-corpus.sh
 [ -x "$bin" ] || cargo build --release --locked || exit 2
 [ -x /usr/bin/time ] || { echo "memory.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 work=${WORK:-$(mktemp -d)}
