@@ -4,7 +4,6 @@
 #![no_main]
 
 use std::io::Write;
-use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
 use pgnkit::input::{CHUNK_BYTES, Limits, Source};
