@@ -47,6 +47,26 @@ pub fn pipeline(ctx: &Context, input: &InputArgs) -> Pipeline {
     }
 }
 
+/// Runs `pipeline` over `sources` (see [`Pipeline::run`]) and warns when it read or
+/// picked no game: the one way every command that reads games runs them, so that none
+/// forgets the warning.
+pub fn run_games<T, P, S>(
+    pipeline: &Pipeline,
+    input: &InputArgs,
+    sources: &[Source],
+    process: P,
+    sink: S,
+) -> anyhow::Result<Totals>
+where
+    T: Send,
+    P: Fn(&crate::input::RawGame) -> T + Sync,
+    S: FnMut(&crate::input::RawGame, &T) -> anyhow::Result<()> + Send,
+{
+    let totals = pipeline.run(sources, process, sink)?;
+    warn_if_no_game(input, &totals);
+    Ok(totals)
+}
+
 /// A warning on stderr when a run read no game at all, or picked none: an empty file or a
 /// wrong `--game` is easy to miss when the output is just empty. Shown with --quiet too.
 pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {

@@ -76,7 +76,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut errors = common::StderrErrors::new();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
         |raw| convert_game(raw, &options, &args),
         |_raw, converted| {

@@ -145,3 +145,48 @@ fn first_difference(a: &[u8], b: &[u8]) -> String {
     }
     "one output is a prefix of the other".to_string()
 }
+
+// Issue 14, item 16: the no-game warning on every command that reads games.
+
+fn warns_on_no_game(command: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let (_, _, stderr) = run(&[command, "--quiet", "-o", out], "");
+    assert!(
+        stderr.contains("pgnkit: warning: the input holds no game"),
+        "{command}: {stderr}"
+    );
+    let (_, _, stderr) = run(&[command, "--quiet", "--game", "3", "-o", out], "1. e4 *\n");
+    assert!(
+        stderr.contains("pgnkit: warning: --game/--games picked no game (1 read)"),
+        "{command}: {stderr}"
+    );
+    let (_, _, stderr) = run(&[command, "--quiet", "-o", out], "1. e4 *\n");
+    assert!(!stderr.contains("warning"), "{command}: {stderr}");
+}
+
+#[test]
+fn validate_warns_when_it_reads_no_game() {
+    warns_on_no_game("validate");
+}
+
+#[test]
+fn stats_warns_when_it_reads_no_game() {
+    warns_on_no_game("stats");
+}
+
+#[test]
+fn fen_warns_when_it_reads_no_game() {
+    warns_on_no_game("fen");
+}
+
+#[test]
+fn convert_warns_when_it_reads_no_game() {
+    warns_on_no_game("convert");
+}
+
+#[test]
+fn report_warns_when_it_reads_no_game() {
+    warns_on_no_game("report");
+}
