@@ -17,7 +17,8 @@ use crate::rules::{GameReport, ReplayOptions, Severity};
 pub fn sources(input: &InputArgs) -> (Vec<Source>, u64) {
     let (sources, errors) = expand_inputs(&input.inputs);
     for error in &errors {
-        eprintln!("pgnkit: cannot open {}: {}", error.name, error.reason);
+        let message = format!("cannot open {}: {}", error.name, error.reason);
+        eprintln!("pgnkit: {}", crate::output::terminal::visible(&message));
     }
     if sources.contains(&Source::Stdin) && std::io::stdin().is_terminal() {
         eprintln!(
