@@ -192,7 +192,8 @@ fn movetext_of(
                         code.as_str()
                     ));
                 }
-                movetext.push_comment(&format!("rest: {}", rest_of_line(raw, token, options)));
+                let rest = rest_of_line(raw, token, main_line, options);
+                movetext.push_comment(&format!("rest: {rest}"));
             }
         }
     }
@@ -201,8 +202,9 @@ fn movetext_of(
 
 /// The tokens of a line from the one at `first` (the move that could not be played) to
 /// the line's end, as written, so that no move is lost: variations inside it kept, its
-/// comments as `<text>` (a `}` would end the comment that holds them).
-fn rest_of_line(raw: &RawGame, first: usize, options: &ReplayOptions) -> String {
+/// comments as `<text>` (a `}` would end the comment that holds them). A variation ends
+/// at its `)`; the main line at the termination marker (a stray `)` in it is kept).
+fn rest_of_line(raw: &RawGame, first: usize, main_line: bool, options: &ReplayOptions) -> String {
     let mut rest = String::new();
     let mut depth = 0u32;
     // The move's number (`4.` of `4. Nd5`) belongs with it.
@@ -216,7 +218,7 @@ fn rest_of_line(raw: &RawGame, first: usize, options: &ReplayOptions) -> String 
         let text = options.decoder.decode(raw.token_text(token));
         let word = match token.kind {
             TokenKind::Result => break,
-            TokenKind::VariationEnd if depth == 0 => break,
+            TokenKind::VariationEnd if depth == 0 && !main_line => break,
             TokenKind::VariationEnd => {
                 depth = depth.saturating_sub(1);
                 rest.push(')');

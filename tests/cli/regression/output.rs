@@ -50,6 +50,15 @@ fn convert_keeps_comments_nags_and_variations_of_the_rest_in_a_form_that_reads_b
 }
 
 #[test]
+fn convert_keeps_the_moves_after_a_stray_parenthesis_in_the_rest_of_the_main_line() {
+    let (_, stdout, _) = convert("1. e4 e5 2. Ke3 ) 2... Nc6 3. d3 *\n", &[]);
+    assert_eq!(
+        movetext(&stdout),
+        "1. e4 e5 { rest: 2. Ke3) 2... Nc6 3. d3 } *"
+    );
+}
+
+#[test]
 fn convert_keeps_the_rest_of_a_variation_after_an_illegal_move() {
     let (code, stdout, _) = convert("1. e4 e5 (1... Nf6 2. Ke3 Nc6 3. d3) 2. Nf3 *\n", &[]);
     assert_eq!(code, 0);
