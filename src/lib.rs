@@ -42,7 +42,7 @@ pub fn run(cli: Cli) -> ExitStatus {
             ExitStatus::Interrupted
         }
         Err(err) => {
-            eprintln!("pgnkit: {err:#}");
+            eprintln!("pgnkit: {}", output::terminal::visible(&format!("{err:#}")));
             ExitStatus::Error
         }
     }

@@ -8,6 +8,7 @@ use crate::cli::{GlobalArgs, OutputArg};
 use crate::cmd::common::PositionArgs;
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::terminal::visible;
 use crate::rules::Severity;
 use crate::rules::epd;
 use crate::rules::fen_check::{self, CheckOptions};
@@ -97,7 +98,7 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             && args.format == CheckFormat::Text
             && defects.is_empty()
         {
-            writeln!(out, "{fen}: ok")?;
+            writeln!(out, "{}: ok", visible(&fen))?;
         }
         for defect in &defects {
             let record = Record {
@@ -118,7 +119,10 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                     writeln!(
                         out,
                         "{}: {}[{}]: {}",
-                        fen, record.severity, record.code, record.message
+                        visible(&fen),
+                        record.severity,
+                        record.code,
+                        visible(record.message)
                     )?;
                 }
             }

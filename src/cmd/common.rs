@@ -17,7 +17,8 @@ use crate::rules::{GameReport, ReplayOptions, Severity};
 pub fn sources(input: &InputArgs) -> (Vec<Source>, u64) {
     let (sources, errors) = expand_inputs(&input.inputs);
     for error in &errors {
-        eprintln!("pgnkit: cannot open {}: {}", error.name, error.reason);
+        let message = format!("cannot open {}: {}", error.name, error.reason);
+        eprintln!("pgnkit: {}", crate::output::terminal::visible(&message));
     }
     if sources.contains(&Source::Stdin) && std::io::stdin().is_terminal() {
         eprintln!(
@@ -45,6 +46,26 @@ pub fn pipeline(ctx: &Context, input: &InputArgs) -> Pipeline {
         games: input.game_range(),
         show_progress: ctx.stderr_is_terminal && !ctx.quiet,
     }
+}
+
+/// Runs `pipeline` over `sources` (see [`Pipeline::run`]) and warns when it read or
+/// picked no game: the one way every command that reads games runs them, so that none
+/// forgets the warning.
+pub fn run_games<T, P, S>(
+    pipeline: &Pipeline,
+    input: &InputArgs,
+    sources: &[Source],
+    process: P,
+    sink: S,
+) -> anyhow::Result<Totals>
+where
+    T: Send,
+    P: Fn(&crate::input::RawGame) -> T + Sync,
+    S: FnMut(&crate::input::RawGame, &T) -> anyhow::Result<()> + Send,
+{
+    let totals = pipeline.run(sources, process, sink)?;
+    warn_if_no_game(input, &totals);
+    Ok(totals)
 }
 
 /// A warning on stderr when a run read no game at all, or picked none: an empty file or a

@@ -4,7 +4,7 @@
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
-use crate::input::RawGame;
+use crate::input::{RawGame, TokenKind};
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
 use crate::rules::movetext::{Step, walk};
@@ -18,13 +18,16 @@ use crate::rules::{GameReport, ReplayOptions, Status, replay};
 /// Date as `????.??.??`), the other tags in input order, moves in standard SAN with
 /// correct `+`/`#`, comments as `{ ... }` (whitespace collapsed), `!`/`?` and
 /// annotation symbols as `$N` NAGs (`D`, the diagram mark, is dropped), variations
-/// replayed from their own positions. A variation with an illegal move is kept up to
-/// that move, followed by a comment naming the move and what is wrong; an error in the
-/// main line is handled the same way (or the game is skipped with --skip-invalid), and
-/// the error is reported on stderr (exit 1). Games that cannot start (unsupported
+/// replayed from their own positions. No move is lost: a line with an illegal move is
+/// replayed up to it, and the rest of the line is kept as one comment `{ rest: ... }`
+/// holding the original tokens (comments in it as `<text>`). In a variation a comment
+/// naming the move and what is wrong comes first; an error in the main line is reported
+/// on stderr (exit 1), or the game is skipped with --skip-invalid. A PlyCount tag is
+/// rewritten to the main line's plies written. Games that cannot start (unsupported
 /// variant, invalid [FEN]) are reported and skipped. The termination marker and the
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
-/// `*`). In SAN the output converts to itself byte for byte.
+/// `*`). With `--moves san` and `--moves lan` the output converts to itself byte for
+/// byte (a UCI promotion with capture is not read back).
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
@@ -73,7 +76,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut errors = common::StderrErrors::new();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
         |raw| convert_game(raw, &options, &args),
         |_raw, converted| {
@@ -106,17 +111,19 @@ fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converte
     let game = match (writable, start) {
         (true, Some(start)) => {
             let result = GameResult::parse(&report.result).map_or("*", GameResult::as_str);
-            // The Result tag always agrees with the marker written (R of SPEC.md).
+            let (mut movetext, plies) = movetext_of(raw, &start, options, args);
+            // The Result tag always agrees with the marker written (R of SPEC.md), and a
+            // PlyCount tag with the main line written.
             let pairs: Vec<(String, String)> = report
                 .tags
                 .iter()
                 .map(|(name, value)| match name {
                     "Result" => (name.to_string(), result.to_string()),
+                    "PlyCount" => (name.to_string(), plies.to_string()),
                     _ => (name.to_string(), value.to_string()),
                 })
                 .collect();
             let tags = ordered_tags(&pairs, result);
-            let mut movetext = movetext_of(raw, &start, options, args);
             movetext.push_result(result);
             Some((tags, movetext))
         }
@@ -125,24 +132,36 @@ fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converte
     Converted { report, game }
 }
 
-/// The movetext of every line, as the flags ask for it.
+/// The movetext of every line, as the flags ask for it, and the plies of its main line.
 fn movetext_of(
     raw: &RawGame,
     start: &shakmaty::Chess,
     options: &ReplayOptions,
     args: &Args,
-) -> Movetext {
+) -> (Movetext, u32) {
     let mut movetext = Movetext::new();
     // Depth inside variations that --no-variations leaves out.
     let mut dropped = 0u32;
+    // Depth inside variations that are written, to count the main line's plies.
+    let mut depth = 0u32;
+    let mut plies = 0u32;
     for step in walk(raw, start, options) {
         match step {
             Step::VariationStart if args.no_variations => dropped += 1,
             Step::VariationEnd if args.no_variations => dropped = dropped.saturating_sub(1),
             _ if dropped > 0 => {}
-            Step::VariationStart => movetext.start_variation(),
-            Step::VariationEnd => movetext.end_variation(),
+            Step::VariationStart => {
+                depth += 1;
+                movetext.start_variation();
+            }
+            Step::VariationEnd => {
+                depth = depth.saturating_sub(1);
+                movetext.end_variation();
+            }
             Step::Move { before, m, .. } => {
+                if depth == 0 {
+                    plies += 1;
+                }
                 movetext.push_move(&before, move_text(&before, m, args.moves))
             }
             // `--` in every style: `0000` would read back as a move number.
@@ -163,21 +182,61 @@ fn movetext_of(
                 code,
                 message,
                 main_line,
+                token,
                 ..
             } => {
-                let rest = if main_line {
-                    "the game"
-                } else {
-                    "the variation"
-                };
-                movetext.push_comment(&format!(
-                    "{text}: {}: {message}; {rest} stops here",
-                    code.as_str()
-                ));
+                // The main line's error is on stderr; a variation's is only here.
+                if !main_line {
+                    movetext.push_comment(&format!(
+                        "{text}: {}: {message}; the variation stops here",
+                        code.as_str()
+                    ));
+                }
+                let rest = rest_of_line(raw, token, main_line, options);
+                movetext.push_comment(&format!("rest: {rest}"));
             }
         }
     }
-    movetext
+    (movetext, plies)
+}
+
+/// The tokens of a line from the one at `first` (the move that could not be played) to
+/// the line's end, as written, so that no move is lost: variations inside it kept, its
+/// comments as `<text>` (a `}` would end the comment that holds them). A variation ends
+/// at its `)`; the main line at the termination marker (a stray `)` in it is kept).
+fn rest_of_line(raw: &RawGame, first: usize, main_line: bool, options: &ReplayOptions) -> String {
+    let mut rest = String::new();
+    let mut depth = 0u32;
+    // The move's number (`4.` of `4. Nd5`) belongs with it.
+    let tokens = raw.tokens.get(..first).unwrap_or_default();
+    let numbered = tokens
+        .iter()
+        .rev()
+        .take_while(|t| t.kind == TokenKind::MoveNumber)
+        .count();
+    for token in raw.tokens.iter().skip(first.saturating_sub(numbered)) {
+        let text = options.decoder.decode(raw.token_text(token));
+        let word = match token.kind {
+            TokenKind::Result => break,
+            TokenKind::VariationEnd if depth == 0 && !main_line => break,
+            TokenKind::VariationEnd => {
+                depth = depth.saturating_sub(1);
+                rest.push(')');
+                continue;
+            }
+            TokenKind::VariationStart => {
+                depth += 1;
+                "(".to_string()
+            }
+            TokenKind::Comment => format!("<{}>", comment_body(&text).trim()).replace('}', ")"),
+            _ => text.into_owned(),
+        };
+        if !rest.is_empty() && !rest.ends_with('(') {
+            rest.push(' ');
+        }
+        rest.push_str(&word);
+    }
+    rest
 }
 
 /// The text of a `{...}` or `; ...` comment.

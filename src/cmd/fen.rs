@@ -194,7 +194,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         FenFormat::Text => Sink::Text(output),
     };
     let mut errors = common::StderrErrors::new();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
         |raw| {
             let mut collector = FenCollector::new(style, want, lines_only);

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use crate::cli::{Context, GlobalArgs, OutputArg};
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::terminal::visible;
 use crate::rules::perft::{self, SuiteEntry};
 
 /// Move-generation self-check: count the leaf nodes of the move tree.
@@ -80,7 +81,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (None, Some(fen), Some(depth)) => match perft::position_of(fen) {
             // A bad position is a finding about the data, as in check-fen: exit 1, not 2.
             Err(why) => {
-                eprintln!("pgnkit: {why}");
+                eprintln!("pgnkit: {}", visible(&why.to_string()));
                 ExitStatus::Failure
             }
             Ok(pos) if args.divide => {
@@ -121,7 +122,8 @@ fn run_suite(
     let name = path.display().to_string();
     if let Some(variant) = perft::variant_of_suite(&name) {
         eprintln!(
-            "pgnkit: {name}: skipped: a suite of {variant} positions (pgnkit counts standard chess and Chess960 only)"
+            "pgnkit: {}: skipped: a suite of {variant} positions (pgnkit counts standard chess and Chess960 only)",
+            visible(&name)
         );
         return Ok(ExitStatus::Success);
     }
@@ -135,13 +137,14 @@ fn run_suite(
     let mut mismatches = 0u64;
     let mut nodes = 0u64;
     for result in &checked {
-        writeln!(output, "{}", result.line)?;
+        writeln!(output, "{}", visible(&result.line))?;
         mismatches += result.mismatches;
         nodes += result.counted;
     }
     if !ctx.quiet {
         eprintln!(
-            "pgnkit: {name}: {} positions, {} mismatches, {nodes} nodes in {:.2}s",
+            "pgnkit: {}: {} positions, {} mismatches, {nodes} nodes in {:.2}s",
+            visible(&name),
             checked.len(),
             mismatches,
             started.elapsed().as_secs_f64()

@@ -10,6 +10,7 @@ use crate::cmd::common::PositionArgs;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
+use crate::output::terminal::visible;
 use crate::rules::epd;
 use crate::rules::fen_check;
 
@@ -66,7 +67,8 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok((tags, movetext)) => write_game(&mut output, &tags, &movetext)?,
             Err(why) => {
                 failures += 1;
-                eprintln!("pgnkit: {}: {why}", item.source);
+                let message = format!("{}: {why}", item.source);
+                eprintln!("pgnkit: {}", visible(&message));
             }
         }
     }

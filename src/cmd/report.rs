@@ -56,7 +56,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
     let mut builder = ReportBuilder::new(args.limit);
     let mut figures = RunFigures::default();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
         |raw| replay(raw, &options, &mut ()),
         |_raw, report| {
@@ -65,7 +67,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok(())
         },
     )?;
-    common::warn_if_no_game(&args.input, &totals);
 
     let inputs = if args.input.inputs.is_empty() {
         vec!["-".to_string()]

@@ -79,7 +79,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     output.write_all(&csv_record(StatsRow::HEADER.as_slice())?)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
         |raw| {
             let report = replay(raw, &options, &mut ());

@@ -124,7 +124,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();
     let level = args.level;
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
         |raw| replay(raw, &options, &mut ()),
         |raw, report| {
@@ -152,7 +154,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     for copy in [clean_out, broken_out].into_iter().flatten() {
         copy.finish()?;
     }
-    common::warn_if_no_game(&args.input, &totals);
 
     figures.files = totals.files;
     figures.games = totals.games;

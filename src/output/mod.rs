@@ -6,6 +6,7 @@ pub mod findings;
 pub mod pgn;
 pub mod report;
 pub mod summary;
+pub mod terminal;
 
 use std::fs;
 use std::io::{self, BufWriter, Write};

@@ -93,6 +93,10 @@ pub struct Movetext {
     need_number: bool,
     /// `(` waiting to be glued to the next word.
     open: usize,
+    /// `need_number` before the first waiting `(`: an empty variation (`1. d4 () d5`)
+    /// writes nothing, so it must not add a number either (`1... d5` would not convert to
+    /// itself).
+    need_number_before_open: bool,
 }
 
 impl Movetext {
@@ -144,6 +148,9 @@ impl Movetext {
     }
 
     pub fn start_variation(&mut self) {
+        if self.open == 0 {
+            self.need_number_before_open = self.need_number;
+        }
         self.open += 1;
         self.need_number = true;
     }
@@ -152,7 +159,12 @@ impl Movetext {
         if self.open > 0 {
             // An empty variation writes nothing.
             self.open -= 1;
-        } else if let Some(last) = self.words.last_mut() {
+            if self.open == 0 {
+                self.need_number = self.need_number_before_open;
+            }
+            return;
+        }
+        if let Some(last) = self.words.last_mut() {
             last.push(')');
         }
         self.need_number = true;
