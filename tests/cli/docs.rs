@@ -9,7 +9,8 @@
 //! - `--help`: every line of a command's `Examples:` section runs through `sh -c` in a
 //!   scratch folder whose files carry the names the examples use (`games.pgn`, `archive/`,
 //!   ...). It must exit 0 (1 where the example is about games with errors), never with a
-//!   usage error, and each file it names after `-o` or `>` must exist and hold something.
+//!   usage error, nor with a warning that it read or picked no game, and each file it names
+//!   after `-o` or `>` must exist and hold something.
 //!   Examples that cannot run here are listed in `NOT_RUN` with the reason.
 
 use std::fs;
@@ -125,15 +126,15 @@ fn example_fixtures() -> tempfile::TempDir {
     let copy = |from: &str, to: &str| {
         fs::copy(testdata(from), root.join(to)).unwrap();
     };
-    copy("clean.pgn", "games.pgn");
-    copy("clean.pgn", "big.pgn");
+    copy("sample/twic1599-excerpt.pgn", "games.pgn");
+    copy("sample/twic1599-excerpt.pgn", "big.pgn");
     copy("ux/event.pgn", "event.pgn");
     copy("convert/immortal_messy.pgn", "messy.pgn");
     copy("perft/tricky.perft", "tricky.perft");
     copy("perft/perftsuite_head.epd", "perftsuite.epd");
     copy("perft/frc_head.epd", "positions.epd");
     copy_tree(&testdata("sample"), &root.join("archive"));
-    let games = fs::read(testdata("clean.pgn")).unwrap();
+    let games = fs::read(testdata("sample/twic1599-excerpt.pgn")).unwrap();
     fs::write(
         root.join("lichess.pgn.zst"),
         zstd::encode_all(&games[..], 3).unwrap(),
@@ -201,6 +202,10 @@ fn every_help_example_runs() {
                 !stderr.contains("error: unexpected argument")
                     && !stderr.contains("error: invalid value"),
                 "`{example}` is a usage error:\n{stderr}"
+            );
+            assert!(
+                !stderr.contains("no game"),
+                "`{example}` read or picked no game:\n{stderr}"
             );
             for file in written_files(&example) {
                 let home = root.join("home").display().to_string();
