@@ -12,6 +12,7 @@ mod util;
 mod check_fen;
 mod convert;
 mod diagnosis;
+mod docs;
 mod fen;
 mod hostile;
 mod perf;
