@@ -87,7 +87,7 @@ impl Pipeline {
          -> anyhow::Result<Option<Spent<T>>> {
             match message {
                 Message::InputError(text) => {
-                    eprintln!("pgnkit: {text}");
+                    crate::say!("pgnkit: {text}");
                     totals.input_errors += 1;
                     Ok(None)
                 }

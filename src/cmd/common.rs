@@ -17,10 +17,10 @@ use crate::rules::{GameReport, ReplayOptions, Severity};
 pub fn sources(input: &InputArgs) -> (Vec<Source>, u64) {
     let (sources, errors) = expand_inputs(&input.inputs);
     for error in &errors {
-        eprintln!("pgnkit: cannot open {}: {}", error.name, error.reason);
+        crate::say!("pgnkit: cannot open {}: {}", error.name, error.reason);
     }
     if sources.contains(&Source::Stdin) && std::io::stdin().is_terminal() {
-        eprintln!(
+        crate::say!(
             "pgnkit: reading PGN from stdin (give a file or folder, or pipe games in; Ctrl-D ends)"
         );
     }
@@ -54,7 +54,7 @@ pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
         return;
     }
     if totals.games_found == 0 {
-        eprintln!("pgnkit: warning: the input holds no game");
+        crate::say!("pgnkit: warning: the input holds no game");
     } else {
         let mut filters = Vec::new();
         if input.game_range().is_some() {
@@ -63,7 +63,7 @@ pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
         if input.shard.is_some() {
             filters.push("--shard");
         }
-        eprintln!(
+        crate::say!(
             "pgnkit: warning: {} picked no game ({} read)",
             filters.join(" and "),
             totals.games_found
@@ -87,7 +87,8 @@ pub fn exit_status(error_findings: u64, input_errors: u64) -> ExitStatus {
 /// Error findings of commands whose stdout carries data (fen, convert): written to stderr
 /// as `validate` writes them, and counted for the exit code.
 pub struct StderrErrors {
-    writer: FindingWriter<std::io::Stderr>,
+    /// Lossy: a finding that cannot be written to stderr never stops the data output.
+    writer: FindingWriter<crate::stderr::LossyStderr>,
     pub count: u64,
 }
 
@@ -95,7 +96,7 @@ impl StderrErrors {
     pub fn new() -> StderrErrors {
         StderrErrors {
             writer: FindingWriter::new(
-                std::io::stderr(),
+                crate::stderr::LossyStderr,
                 FindingFormat::Text,
                 false,
                 TextDetail::default(),

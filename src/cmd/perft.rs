@@ -80,7 +80,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (None, Some(fen), Some(depth)) => match perft::position_of(fen) {
             // A bad position is a finding about the data, as in check-fen: exit 1, not 2.
             Err(why) => {
-                eprintln!("pgnkit: {why}");
+                crate::say!("pgnkit: {why}");
                 ExitStatus::Failure
             }
             Ok(pos) if args.divide => {
@@ -120,7 +120,7 @@ fn run_suite(
 ) -> anyhow::Result<ExitStatus> {
     let name = path.display().to_string();
     if let Some(variant) = perft::variant_of_suite(&name) {
-        eprintln!(
+        crate::say!(
             "pgnkit: {name}: skipped: a suite of {variant} positions (pgnkit counts standard chess and Chess960 only)"
         );
         return Ok(ExitStatus::Success);
@@ -140,7 +140,7 @@ fn run_suite(
         nodes += result.counted;
     }
     if !ctx.quiet {
-        eprintln!(
+        crate::say!(
             "pgnkit: {name}: {} positions, {} mismatches, {nodes} nodes in {:.2}s",
             checked.len(),
             mismatches,

@@ -66,7 +66,7 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok((tags, movetext)) => write_game(&mut output, &tags, &movetext)?,
             Err(why) => {
                 failures += 1;
-                eprintln!("pgnkit: {}: {why}", item.source);
+                crate::say!("pgnkit: {}: {why}", item.source);
             }
         }
     }

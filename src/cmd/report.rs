@@ -86,7 +86,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     if totals.input_errors + listing_errors > 0 {
         return Ok(ExitStatus::Error);

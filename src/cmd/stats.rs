@@ -102,7 +102,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     // Broken games are data here: only input and output errors change the exit code.
     Ok(if totals.input_errors + listing_errors > 0 {
@@ -154,7 +154,7 @@ fn finish_summary(
         output.finish()?;
     }
     if print_table {
-        eprint!("{}", summary.table());
+        crate::stderr::text(format_args!("{}", summary.table()));
     }
     Ok(())
 }

@@ -157,7 +157,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     let mut status = ExitStatus::Success;
     if figures.errors > 0 {
