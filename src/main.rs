@@ -9,6 +9,9 @@ use pgnkit::exit::ExitStatus;
 
 fn main() -> ExitCode {
     pgnkit::stderr::reserve_standard_descriptors();
+    // Read while this is the only thread (reading the umask sets it for a moment).
+    #[cfg(unix)]
+    pgnkit::output::umask();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return ExitCode::from(clap_exit(&err)),

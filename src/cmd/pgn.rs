@@ -51,6 +51,8 @@ Examples:
   pgnkit fen games.pgn | pgnkit pgn                      positions from stdin";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    args.positions
+        .refuse_as_output(args.output.output.as_deref())?;
     let items = args.positions.lines()?;
     let moves: Vec<&str> = args
         .moves
