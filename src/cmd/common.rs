@@ -7,7 +7,7 @@ use anyhow::Context as _;
 
 use crate::cli::{Context, InputArgs};
 use crate::exit::ExitStatus;
-use crate::input::{Limits, Source, TextDecoder, expand_inputs};
+use crate::input::{Limits, Listing, Source, TextDecoder, expand_inputs};
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::pipeline::{Pipeline, Totals};
 use crate::rules::{GameReport, ReplayOptions, Severity};
@@ -21,7 +21,14 @@ pub fn sources(
     input: &InputArgs,
     outputs: &[(&str, Option<&Path>)],
 ) -> anyhow::Result<(Vec<Source>, u64)> {
-    let (sources, errors) = expand_inputs(&input.inputs);
+    let Listing {
+        sources,
+        errors,
+        warnings,
+    } = expand_inputs(&input.inputs);
+    for warning in &warnings {
+        crate::say!("pgnkit: warning: {warning}");
+    }
     for error in &errors {
         crate::say!("pgnkit: cannot open {}: {}", error.name, error.reason);
     }
