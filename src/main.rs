@@ -8,7 +8,6 @@ use pgnkit::cli::Cli;
 use pgnkit::exit::ExitStatus;
 
 fn main() -> ExitCode {
-    pgnkit::stderr::reserve_standard_descriptors();
     // Read while this is the only thread (reading the umask sets it for a moment).
     #[cfg(unix)]
     pgnkit::output::umask();

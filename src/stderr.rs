@@ -40,29 +40,3 @@ impl Write for LossyStderr {
         Ok(())
     }
 }
-
-/// Makes sure file descriptors 0, 1 and 2 are open, on /dev/null where one was closed
-/// (`2>&-`): otherwise the first file pgnkit opens would take the number, and messages
-/// meant for stderr would be written into an input or an output file.
-#[cfg(unix)]
-pub fn reserve_standard_descriptors() {
-    use std::os::fd::{AsRawFd, IntoRawFd};
-    // Each open takes the lowest free number: one at 0, 1 or 2 fills a closed stream and
-    // is kept open for the whole run; the first one above 2 shows they are all open.
-    for _ in 0..3 {
-        let Ok(null) = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open("/dev/null")
-        else {
-            return;
-        };
-        if null.as_raw_fd() > 2 {
-            return;
-        }
-        let _kept_open = null.into_raw_fd();
-    }
-}
-
-#[cfg(not(unix))]
-pub fn reserve_standard_descriptors() {}
