@@ -247,7 +247,8 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 #[derive(Debug, Clone, Args)]
 pub struct OutputArg {
     /// Write to FILE instead of stdout (a regular file is written under a temporary name
-    /// and renamed when complete).
+    /// and renamed when complete, through a symbolic link to its target; an input, or
+    /// another output of the command, is refused).
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
 }
