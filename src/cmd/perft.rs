@@ -68,6 +68,11 @@ Examples:
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
+    let suite_name = args.suite.as_ref().map(|p| p.display().to_string());
+    crate::output::refuse_shared_paths(
+        suite_name.as_deref().zip(args.suite.as_deref()),
+        &[("-o", args.output.output.as_deref())],
+    )?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(ctx.threads)
         .build()

@@ -229,7 +229,7 @@ fn output_to_a_descriptor_path_appends_where_the_shell_left_it() {
 // ---- output paths that collide --------------------------------------------------------------
 
 #[test]
-fn validate_and_stats_refuse_an_output_that_is_the_input() {
+fn every_command_refuses_an_output_that_is_its_input() {
     let dir = archive();
     let original = std::fs::read(dir.path().join("event.pgn")).unwrap();
     for args in [
@@ -243,6 +243,7 @@ fn validate_and_stats_refuse_an_output_that_is_the_input() {
         &["pgn", "--input", "event.pgn", "-o", "event.pgn"][..],
         &["check-fen", "--input", "event.pgn", "-o", "event.pgn"][..],
         &["stats", "--merge", "event.pgn", "-o", "event.pgn"][..],
+        &["perft", "--suite", "event.pgn", "-o", "event.pgn"][..],
     ] {
         let output = pgnkit()
             .args(args)
