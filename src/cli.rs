@@ -89,7 +89,7 @@ pub struct GlobalArgs {
     /// Worker threads (default: all cores): each reads a chunk of whole games in turn,
     /// splits and replays it, and writes results when theirs come next. `--threads 1`,
     /// and a `--games` range, run the whole pipeline on one thread. Output never depends
-    /// on it.
+    /// on it. At most 4 per core: more is cut to that, with a warning.
     #[arg(
         short = 'j',
         long,
@@ -247,10 +247,17 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 #[derive(Debug, Clone, Args)]
 pub struct OutputArg {
     /// Write to FILE instead of stdout (a regular file is written under a temporary name
-    /// and renamed when complete).
+    /// and renamed when complete, through a symbolic link to its target; an input, or
+    /// another output of the command, is refused).
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
 }
+
+/// The most worker threads per core `--threads` gets. The work is CPU-bound, so threads
+/// beyond the cores only take turns; each holds up to two pieces of input in flight, so
+/// memory grows with their number, and an unbounded count (`--threads 100000`) failed to
+/// start. Four per core leaves room for a container that reports fewer cores than it uses.
+pub const THREADS_PER_CORE: usize = 4;
 
 /// Decisions about the terminal and the machine, taken once at start-up and passed down.
 #[derive(Debug, Clone)]
@@ -265,10 +272,18 @@ pub struct Context {
 
 impl Context {
     pub fn new(global: &GlobalArgs, writes_to_stdout: bool) -> Context {
-        let threads = global
-            .threads
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let most = cores.saturating_mul(THREADS_PER_CORE);
+        let threads = match global.threads.filter(|&n| n > 0) {
+            Some(asked) if asked > most => {
+                crate::say!(
+                    "pgnkit: warning: --threads {asked} is more than {THREADS_PER_CORE} per core; using {most} ({cores} cores)"
+                );
+                most
+            }
+            Some(asked) => asked,
+            None => cores,
+        };
         let color = match global.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,

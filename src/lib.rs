@@ -15,6 +15,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod rules;
 pub mod stats;
+pub mod stderr;
 
 use cli::{Cli, Command};
 use exit::ExitStatus;
@@ -38,11 +39,11 @@ pub fn run(cli: Cli) -> ExitStatus {
         Ok(status) => status,
         Err(err) if output::is_broken_pipe(&err) => ExitStatus::Success,
         Err(err) if interrupt::is_interruption(&err) => {
-            eprintln!("pgnkit: interrupted");
+            crate::say!("pgnkit: interrupted");
             ExitStatus::Interrupted
         }
         Err(err) => {
-            eprintln!("pgnkit: {}", output::terminal::visible(&format!("{err:#}")));
+            crate::say!("pgnkit: {}", output::terminal::visible(&format!("{err:#}")));
             ExitStatus::Error
         }
     }

@@ -43,7 +43,8 @@ enum Message {
 /// Counts of a whole run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Totals {
-    /// Inputs that were opened.
+    /// Inputs that were opened (also those whose reading failed later, such as a damaged
+    /// compressed file).
     pub files: u64,
     /// Games processed (after `--shard` and `--games`).
     pub games: u64,
@@ -52,6 +53,8 @@ pub struct Totals {
     pub games_found: u64,
     /// Inputs that could not be opened or read.
     pub input_errors: u64,
+    /// Inputs that could not be opened.
+    pub unopened: u64,
 }
 
 impl Pipeline {
@@ -87,8 +90,9 @@ impl Pipeline {
          -> anyhow::Result<Option<Spent<T>>> {
             match message {
                 Message::InputError(text) => {
-                    eprintln!("pgnkit: {}", crate::output::terminal::visible(&text));
+                    crate::say!("pgnkit: {}", crate::output::terminal::visible(&text));
                     totals.input_errors += 1;
+                    totals.unopened += u64::from(text.starts_with("cannot open "));
                     Ok(None)
                 }
                 Message::Games(games) => {
@@ -125,7 +129,7 @@ impl Pipeline {
             Err(_) => progress.abandon(),
         }
         outcome.map(|read| Totals {
-            files: read.sources - totals.input_errors.min(read.sources),
+            files: read.sources - totals.unopened.min(read.sources),
             games_found: read.games,
             ..totals
         })

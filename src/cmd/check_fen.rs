@@ -73,6 +73,8 @@ struct Record<'a> {
 }
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    args.positions
+        .refuse_as_output(args.output.output.as_deref())?;
     let items = args.positions.lines()?;
     let options = CheckOptions {
         chess960: args.chess960,

@@ -71,7 +71,8 @@ struct Converted {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
-    let (sources, listing_errors) = common::sources(&args.input);
+    let (sources, listing_errors) =
+        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let mut output = Output::create(args.output.output.as_deref())?;

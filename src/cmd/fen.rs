@@ -184,7 +184,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         ep: args.ep,
         castling: args.castling,
     };
-    let (sources, listing_errors) = common::sources(&args.input);
+    let (sources, listing_errors) =
+        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;

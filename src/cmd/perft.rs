@@ -69,6 +69,11 @@ Examples:
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
+    let suite_name = args.suite.as_ref().map(|p| p.display().to_string());
+    crate::output::refuse_shared_paths(
+        suite_name.as_deref().zip(args.suite.as_deref()),
+        &[("-o", args.output.output.as_deref())],
+    )?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(ctx.threads)
         .build()
@@ -81,7 +86,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (None, Some(fen), Some(depth)) => match perft::position_of(fen) {
             // A bad position is a finding about the data, as in check-fen: exit 1, not 2.
             Err(why) => {
-                eprintln!("pgnkit: {}", visible(&why.to_string()));
+                crate::say!("pgnkit: {}", visible(&why.to_string()));
                 ExitStatus::Failure
             }
             Ok(pos) if args.divide => {
@@ -121,7 +126,7 @@ fn run_suite(
 ) -> anyhow::Result<ExitStatus> {
     let name = path.display().to_string();
     if let Some(variant) = perft::variant_of_suite(&name) {
-        eprintln!(
+        crate::say!(
             "pgnkit: {}: skipped: a suite of {variant} positions (pgnkit counts standard chess and Chess960 only)",
             visible(&name)
         );
@@ -142,7 +147,7 @@ fn run_suite(
         nodes += result.counted;
     }
     if !ctx.quiet {
-        eprintln!(
+        crate::say!(
             "pgnkit: {}: {} positions, {} mismatches, {nodes} nodes in {:.2}s",
             visible(&name),
             checked.len(),

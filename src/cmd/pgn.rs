@@ -52,6 +52,8 @@ Examples:
   pgnkit fen games.pgn | pgnkit pgn                      positions from stdin";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    args.positions
+        .refuse_as_output(args.output.output.as_deref())?;
     let items = args.positions.lines()?;
     let moves: Vec<&str> = args
         .moves
@@ -68,7 +70,7 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Err(why) => {
                 failures += 1;
                 let message = format!("{}: {why}", item.source);
-                eprintln!("pgnkit: {}", visible(&message));
+                crate::say!("pgnkit: {}", visible(&message));
             }
         }
     }

@@ -50,7 +50,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
-    let (sources, listing_errors) = common::sources(&args.input);
+    let (sources, listing_errors) =
+        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
     let mut output = Output::create(args.output.output.as_deref())?;
 
@@ -87,7 +88,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     if totals.input_errors + listing_errors > 0 {
         return Ok(ExitStatus::Error);

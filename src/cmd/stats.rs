@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -68,7 +68,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
-    let (sources, listing_errors) = common::sources(&args.input);
+    let (sources, listing_errors) = common::sources(
+        &args.input,
+        &[
+            ("-o", args.output.output.as_deref()),
+            ("--summary-output", args.summary_output.as_deref()),
+        ],
+    )?;
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;
@@ -104,7 +110,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     // Broken games are data here: only input and output errors change the exit code.
     Ok(if totals.input_errors + listing_errors > 0 {
@@ -119,6 +125,19 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
     if args.input.inputs.is_empty() {
         anyhow::bail!("--merge needs the summary files to add up (from --summary-output)");
     }
+    let files = args
+        .input
+        .inputs
+        .iter()
+        .filter(|name| *name != "-")
+        .map(|name| (name.as_str(), Path::new(name)));
+    crate::output::refuse_shared_paths(
+        files,
+        &[
+            ("-o", args.output.output.as_deref()),
+            ("--summary-output", args.summary_output.as_deref()),
+        ],
+    )?;
     let mut total = Summary::default();
     for name in &args.input.inputs {
         let part = if name == "-" {
@@ -156,7 +175,7 @@ fn finish_summary(
         output.finish()?;
     }
     if print_table {
-        eprint!("{}", summary.table());
+        crate::stderr::text(format_args!("{}", summary.table()));
     }
     Ok(())
 }

@@ -7,7 +7,6 @@ use std::time::Instant;
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
-use crate::input::Source;
 use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
@@ -107,7 +106,14 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         tag_infos: args.level == Level::Info,
         ..common::replay_options(&args.input)?
     };
-    let (sources, listing_errors) = common::sources(&args.input);
+    let (sources, listing_errors) = common::sources(
+        &args.input,
+        &[
+            ("-o", args.output.output.as_deref()),
+            ("--clean-out", args.clean_out.as_deref()),
+            ("--broken-out", args.broken_out.as_deref()),
+        ],
+    )?;
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;
@@ -117,9 +123,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         board: args.board,
     };
     let mut writer = FindingWriter::new(output, args.format, ctx.color, detail);
-    for copy in [&args.clean_out, &args.broken_out].into_iter().flatten() {
-        refuse_to_overwrite_an_input(copy, &sources)?;
-    }
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();
@@ -158,7 +161,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     let mut status = ExitStatus::Success;
     if figures.errors > 0 {
@@ -172,24 +175,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
 fn open_copy(path: &Path) -> anyhow::Result<Output> {
     Output::create(Some(path))
-}
-
-/// `--clean-out games.pgn` on games.pgn would replace the archive with part of itself.
-fn refuse_to_overwrite_an_input(copy: &Path, sources: &[Source]) -> anyhow::Result<()> {
-    let Ok(copy_path) = copy.canonicalize() else {
-        return Ok(());
-    };
-    for source in sources {
-        if let Source::File { name, path } = source
-            && path.canonicalize().is_ok_and(|p| p == copy_path)
-        {
-            anyhow::bail!(
-                "{} is also an input: --clean-out and --broken-out need other files",
-                name
-            );
-        }
-    }
-    Ok(())
 }
 
 /// A game's original bytes, with exactly one blank line after it so the copies read as

@@ -14,5 +14,5 @@ pub use chunk::{
 pub use decompress::{Decoded, open_decoded};
 pub use encoding::TextDecoder;
 pub use game::{InputProblem, InputProblemKind, RawGame, RawTag, Token, TokenKind};
-pub use sources::{Source, expand_inputs};
+pub use sources::{Listing, Source, expand_inputs};
 pub use split::{Limits, Splitter, keep_spares};

@@ -284,8 +284,9 @@ impl<R: BufRead> Splitter<R> {
         let game = self.state.game_mut(line_no);
         let (consumed, mut whole) = match read_line_upto(&mut self.reader, &mut game.bytes, cap) {
             Ok(read) => read,
-            // Keep what was read (reported as truncated), then report the error.
-            Err(err) => return Ok(self.fail(err, None)),
+            // Keep the lines read before (reported as truncated), then report the error;
+            // the line it cut is dropped, as the chunked reading of `--threads 2` drops it.
+            Err(err) => return Ok(self.fail_in_line(err, line_no, line_start)),
         };
         self.state.bytes_read += consumed as u64;
         if consumed == 0 {
@@ -338,6 +339,13 @@ impl<R: BufRead> Splitter<R> {
         self.done = true;
         self.pending_error = Some(err);
         finished.or_else(|| self.state.finish_current(true))
+    }
+
+    /// A read error inside a line: its bytes copied so far are dropped (they were never
+    /// tokenized, so a copy of the game would hold text no check saw), then as `fail`.
+    fn fail_in_line(&mut self, err: io::Error, line_no: u64, line_start: usize) -> Option<RawGame> {
+        self.state.game_mut(line_no).bytes.truncate(line_start);
+        self.fail(err, None)
     }
 
     /// Looks at the first bytes: UTF-16/32 input is reported as one unreadable game.
