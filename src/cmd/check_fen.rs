@@ -87,8 +87,10 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut errors = 0u64;
     let mut rows = 0u64;
     for item in &items {
-        let fen = epd::split_line(&item.text).fen;
-        let defects = fen_check::check(&fen, options);
+        // The position fields as written (a line that does not parse: all of it).
+        let fen = epd::parse(&item.text)
+            .map_or_else(|_| item.text.trim().to_string(), |(line, _)| line.fen);
+        let defects = fen_check::check(&item.text, options);
         errors += defects
             .iter()
             .filter(|d| d.severity == Severity::Error)
