@@ -197,3 +197,88 @@ fn parse_opcodes(text: &str) -> Vec<(String, String)> {
     push(&current);
     ops
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic, reason = "a test fails loudly")]
+
+    use super::parse;
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+
+    /// What a standard FEN or EPD may hold is read, the position fields kept as written.
+    #[test]
+    fn reads_fen_epd_and_placeholder_clocks() {
+        for (line, fen, opcodes) in [
+            (
+                format!("{START} w KQkq - 0 1"),
+                format!("{START} w KQkq - 0 1"),
+                0,
+            ),
+            (format!("{START} w KQkq -"), format!("{START} w KQkq -"), 0),
+            (
+                format!("{START} w KQkq - - -"),
+                format!("{START} w KQkq - - -"),
+                0,
+            ),
+            (
+                format!("{START} w KQkq - bm e4; id \"a; b\";"),
+                format!("{START} w KQkq -"),
+                2,
+            ),
+            (
+                format!("{START} w KQkq - 0 1 ;D1 20 ;D2 400"),
+                format!("{START} w KQkq - 0 1"),
+                2,
+            ),
+            (
+                format!("  {START} b - e3 12 40  "),
+                format!("{START} b - e3 12 40"),
+                0,
+            ),
+        ] {
+            let (read, _) = parse(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(read.fen, fen);
+            assert_eq!(read.opcodes.len(), opcodes, "{line}: {:?}", read.opcodes);
+        }
+        let (_, fen) = parse(&format!("{START} w KQkq - - -")).unwrap();
+        assert_eq!(fen.as_setup().halfmoves, 0);
+        assert_eq!(fen.as_setup().fullmoves.get(), 1);
+    }
+
+    /// Everything else is rejected, naming the field.
+    #[test]
+    fn rejects_what_is_not_a_standard_fen() {
+        for (line, field) in [
+            (format!("{START}/QQQQ w KQkq - 0 1"), "9 ranks"),
+            (format!("{START}[QQ] w KQkq - 0 1"), "pocket"),
+            (format!("{START}~ w KQkq - 0 1"), "pocket"),
+            (
+                "rnbqkbnr/pppppppp/17/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".to_string(),
+                "rank 6",
+            ),
+            (
+                "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".to_string(),
+                "rank 6",
+            ),
+            (
+                "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".to_string(),
+                "7 squares",
+            ),
+            (format!("{START} w KQkq - 0 x"), "fullmove"),
+            (format!("{START} w KQkq - x 1"), "halfmove"),
+            (format!("{START} w KQkq - a 33"), "halfmove"),
+            (format!("{START} w KQkq - -1 1"), "halfmove"),
+            (format!("{START} w KQkq - 0 1 extra"), "operations"),
+            (format!("{START} x KQkq - 0 1"), "side to move"),
+            (format!("{START} w KQkq"), "en passant field is missing"),
+            (format!("{START} w KQkq e9 0 1"), "en passant"),
+            (String::new(), "board is missing"),
+        ] {
+            let err = parse(&line)
+                .err()
+                .unwrap_or_else(|| panic!("{line} was read"));
+            assert!(err.contains(field), "{line}: {err}");
+        }
+    }
+}

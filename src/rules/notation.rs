@@ -434,3 +434,46 @@ pub fn departure(written: San, text: &[u8], standard: San) -> Option<String> {
     }
     Some(whys.join("; "))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use shakmaty::Chess;
+    use shakmaty::san::San;
+
+    use super::{departure, mended_capture};
+
+    fn san(text: &str) -> San {
+        text.parse().unwrap()
+    }
+
+    /// Only a piece move's capture mark and a two-file pawn capture are mended.
+    #[test]
+    fn mends_only_what_can_mean_one_other_move() {
+        for (written, mended) in [
+            ("Bc6", Some("Bxc6")),
+            ("Nxf3", Some("Nf3")),
+            ("Bb5c6", Some("Bb5xc6")),
+            ("Kd7", Some("Kxd7")),
+            ("ed5", Some("exd5")),
+            ("d5", None),
+            ("exe4", None),
+            ("exd5", None),
+            ("O-O", None),
+        ] {
+            assert_eq!(mended_capture(san(written)), mended.map(san), "{written}");
+        }
+    }
+
+    #[test]
+    fn names_what_departs_from_standard_san() {
+        let pos = Chess::default();
+        let standard = |text: &str| San::from_move(&pos, san(text).to_move(&pos).unwrap());
+        assert_eq!(departure(san("Nf3"), b"Nf3", standard("Nf3")), None);
+        let why = departure(san("Ngf3"), b"Ngf3", standard("Nf3")).unwrap();
+        assert!(why.contains("does not need"), "{why}");
+        let why = departure(san("Pe4"), b"Pe4", standard("e4")).unwrap();
+        assert!(why.contains("`P`"), "{why}");
+    }
+}
