@@ -16,7 +16,10 @@ use crate::rules::fen_check::{self, CheckOptions};
 /// Check FEN positions and name every defect.
 ///
 /// Positions come from the arguments, or one per line from `--input FILE` or stdin (EPD
-/// lines too: the opcodes are ignored; blank and `#` lines are skipped). Errors (the
+/// lines too: four fields, then `;`-terminated operations, which are ignored; `- -` as
+/// placeholder clocks; blank and `#` lines are skipped). Anything else that is not a
+/// standard FEN (a ninth rank or pocket, a rank like `17`, a clock that is not a number)
+/// is fen.syntax naming the field; every command reads FENs this way. Errors (the
 /// position is not legal; exit 1): fen.syntax, fen.empty-board, fen.missing-king,
 /// fen.too-many-kings, fen.pawns-on-backrank, fen.invalid-castling-rights,
 /// fen.invalid-ep-square, fen.opposite-check, fen.impossible-check,
@@ -90,8 +93,10 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut errors = 0u64;
     let mut rows = 0u64;
     for item in &items {
-        let fen = epd::split_line(&item.text).fen;
-        let defects = fen_check::check(&fen, options);
+        // The position fields as written (a line that does not parse: all of it).
+        let fen = epd::parse(&item.text)
+            .map_or_else(|_| item.text.trim().to_string(), |(line, _)| line.fen);
+        let defects = fen_check::check(&item.text, options);
         errors += defects
             .iter()
             .filter(|d| d.severity == Severity::Error)

@@ -34,8 +34,8 @@ pub struct Args {
     #[arg(long, value_name = "N", help_heading = "Output")]
     pub ply: Option<u32>,
 
-    /// text: one FEN per line; csv: `file,game,line,ply,san,fen` with a header (`san` as
-    /// written in the file, empty at ply 0).
+    /// text: one FEN per line; csv: `file,game,line,ply,san,fen` with a header (`san`: the
+    /// move in standard SAN however the file wrote it, empty at ply 0).
     #[arg(long, value_enum, default_value_t = FenFormat::Text, help_heading = "Output")]
     pub format: FenFormat,
 

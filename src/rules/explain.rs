@@ -57,7 +57,7 @@ pub fn explanation(code: Code) -> &'static str {
             "This token is neither a move nor a move number, comment, NAG, variation or result."
         }
         Code::SetupInvalidFen => {
-            "The [FEN] tag does not describe a legal starting position, so the game cannot be replayed."
+            "The [FEN] tag does not describe a legal starting position (castling rights that only Chess960 grants need a Chess960 [Variant] tag), so the game cannot be replayed."
         }
         Code::SetupUnsupportedVariant => {
             "The [Variant] tag names a game other than standard chess or Chess960; it is counted and skipped."
@@ -88,7 +88,7 @@ pub fn explanation(code: Code) -> &'static str {
             "The input ends in the middle of this game; the moves read are kept."
         }
         Code::SanNotation => {
-            "The move is not written in standard SAN but means exactly one move; the message gives the standard form."
+            "The move is not written in standard SAN (a capture without x, an x on no capture, more disambiguation than needed, long algebraic, ...) but means exactly one move; the message gives the standard form."
         }
         Code::SanCheckSuffix => "The + or # after the move is missing or wrong.",
         Code::EnPassantMissed => {

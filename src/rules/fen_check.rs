@@ -1,11 +1,12 @@
 //! `check-fen`: every defect of a FEN named with a stable code (SPEC.md "check-fen
 //! output"), the plausibility checks no library makes, and the nearest legal FEN.
 
-use shakmaty::fen::{Fen, ParseFenError};
+use shakmaty::fen::Fen;
 use shakmaty::{
     Bitboard, CastlingMode, Chess, Color, EnPassantMode, PositionError, PositionErrorKinds, Setup,
 };
 
+use super::epd;
 use super::finding::Severity;
 
 /// One thing wrong with a position.
@@ -43,7 +44,8 @@ pub struct CheckOptions {
     pub repair: bool,
 }
 
-/// Every defect of `text` (errors first, in SPEC.md's order, then warnings).
+/// Every defect of `text` (a FEN or EPD line; errors first, in SPEC.md's order, then
+/// warnings).
 pub fn check(text: &str, options: CheckOptions) -> Vec<Defect> {
     let (setup, castling_field, result) = match read(text, options.chess960) {
         Ok(read) => read,
@@ -66,10 +68,33 @@ pub fn check(text: &str, options: CheckOptions) -> Vec<Defect> {
     defects
 }
 
-/// The legal position `text` describes and its castling mode, or its errors.
+/// The legal position `text` (a FEN or EPD line) describes and its castling mode, or its
+/// errors: the one judgement of a FEN that every command makes (`check-fen`, `pgn`, and a
+/// game's `[FEN]` tag through `setup`). The castling mode is Chess960 only when `chess960`
+/// (a Chess960 `[Variant]`, `--chess960`) or the castling field's file letters ask for it:
+/// `KQkq` rights that only Chess960 could grant are invalid in a standard game.
 pub fn position(text: &str, chess960: bool) -> Result<(Chess, CastlingMode), Vec<Defect>> {
-    let (setup, _, result) = read(text, chess960).map_err(|d| vec![d])?;
-    result.map_err(|(err, mode)| position_defects(&setup, err.kinds(), mode))
+    judge(text, chess960).map_err(|failure| match failure {
+        Failure::Syntax(defect) => vec![defect],
+        Failure::Illegal(defects, _) => defects,
+    })
+}
+
+/// Why `judge` found no legal position.
+pub enum Failure {
+    /// The text is not a FEN (`fen.syntax`, naming the field).
+    Syntax(Defect),
+    /// The FEN parses but the position is illegal: the defects, and shakmaty's kinds.
+    Illegal(Vec<Defect>, PositionErrorKinds),
+}
+
+/// `position`, telling a text that does not parse from an illegal position.
+pub fn judge(text: &str, chess960: bool) -> Result<(Chess, CastlingMode), Failure> {
+    let (setup, _, result) = read(text, chess960).map_err(Failure::Syntax)?;
+    result.map_err(|(err, mode)| {
+        let kinds = err.kinds();
+        Failure::Illegal(position_defects(&setup, kinds, mode), kinds)
+    })
 }
 
 type Read = (
@@ -78,14 +103,14 @@ type Read = (
     Result<(Chess, CastlingMode), (PositionError<Chess>, CastlingMode)>,
 );
 
-/// Parses a FEN: its setup, its castling field as written, and the position in the
-/// castling mode the field or the caller asks for.
+/// Parses a FEN or EPD line (`epd::parse`, the one reader): its setup, its castling
+/// field as written, and the position in the castling mode the field or the caller asks
+/// for.
 fn read(text: &str, chess960: bool) -> Result<Read, Defect> {
-    let fen = Fen::from_ascii(text.trim().as_bytes())
-        .map_err(|err| Defect::error("fen.syntax", syntax_message(err)))?;
+    let (line, fen) = epd::parse(text).map_err(|message| Defect::error("fen.syntax", message))?;
     let setup = fen.as_setup().clone();
-    let castling_field = text.split_whitespace().nth(2).unwrap_or("-").to_string();
-    let uses_files = castling_field
+    let uses_files = line
+        .castling
         .chars()
         .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c));
     let mode = if chess960 || uses_files {
@@ -97,7 +122,7 @@ fn read(text: &str, chess960: bool) -> Result<Read, Defect> {
         .into_position::<Chess>(mode)
         .map(|pos| (pos, mode))
         .map_err(|err| (err, mode));
-    Ok((setup, castling_field, result))
+    Ok((setup, line.castling, result))
 }
 
 /// The position with impossible castling rights and en passant square dropped, if that
@@ -109,21 +134,6 @@ fn repair(err: PositionError<Chess>) -> Option<String> {
         .or_else(PositionError::ignore_invalid_castling_rights)
         .ok()?;
     Some(Fen::from_position(&pos, EnPassantMode::Legal).to_string())
-}
-
-fn syntax_message(err: ParseFenError) -> String {
-    let part = match err {
-        ParseFenError::InvalidBoard => {
-            "the board (8 ranks of 8 squares, pieces PNBRQK/pnbrqk, digits 1-8)"
-        }
-        ParseFenError::InvalidTurn => "the side to move (w or b)",
-        ParseFenError::InvalidCastling => "the castling field (-, KQkq or file letters)",
-        ParseFenError::InvalidEpSquare => "the en passant field (- or a square such as e3)",
-        ParseFenError::InvalidHalfmoveClock => "the halfmove clock (a number from 0)",
-        ParseFenError::InvalidFullmoves => "the fullmove number (a number from 1)",
-        _ => "the fields (board, side, castling, en passant, halfmove clock, fullmove number)",
-    };
-    format!("the FEN does not parse: {part} is malformed")
 }
 
 /// Names each castling right whose rook or king is not where the right needs it:

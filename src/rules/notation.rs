@@ -354,3 +354,126 @@ pub fn why_not_a_move(text: &[u8]) -> String {
         String::from_utf8_lossy(text)
     )
 }
+
+/// A SAN that names no legal move as written, with its capture marker mended where the
+/// token can only mean that: a piece move with `x` onto an empty square or without `x`
+/// onto an enemy piece (`Nxf3`, `Bc6`, `Kd7`, `Bb5c6`), and a pawn capture written as two
+/// files (`ed5`). A pawn push (`d5`) and a pawn "capture" along its file (`exe4`) are not
+/// loose spellings of another move, and stay illegal. The caller asks shakmaty whether
+/// the mended SAN names one legal move, several, or none.
+pub fn mended_capture(san: San) -> Option<San> {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+    else {
+        return None;
+    };
+    let pawn_files = role == Role::Pawn && !capture && file.is_some_and(|f| f != to.file());
+    (role != Role::Pawn || pawn_files).then_some(San::Normal {
+        role,
+        file,
+        rank,
+        capture: !capture,
+        to,
+        promotion,
+    })
+}
+
+/// What makes `written` (the token's SAN, `text` without its check sign) differ from
+/// `standard`, the standard SAN of the move it names; `None` when it is standard.
+pub fn departure(written: San, text: &[u8], standard: San) -> Option<String> {
+    if standard.to_string().as_bytes() == text {
+        return None;
+    }
+    let mut whys: Vec<&str> = Vec::new();
+    if let (
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            ..
+        },
+        San::Normal {
+            file: standard_file,
+            rank: standard_rank,
+            capture: captures,
+            ..
+        },
+    ) = (written, standard)
+    {
+        match (capture, captures) {
+            (false, true) if role == Role::Pawn => whys.push("a pawn capture written without `x`"),
+            (false, true) => whys.push("a capture written without `x`"),
+            (true, false) => whys.push("`x` on a move that captures nothing"),
+            _ => {}
+        }
+        if role == Role::Pawn && file.is_none() && standard_file.is_some() {
+            whys.push("a pawn capture without the file it comes from");
+        } else if (file.is_some() && standard_file.is_none())
+            || (rank.is_some() && standard_rank.is_none())
+        {
+            whys.push(
+                "an origin file or rank the move does not need: no other such piece can go there",
+            );
+        } else if file != standard_file || rank != standard_rank {
+            whys.push("the piece told apart by another file or rank than standard SAN uses");
+        }
+    }
+    if whys.is_empty() {
+        whys.push(if text.first() == Some(&b'P') {
+            "a `P` for the pawn, which SAN leaves out"
+        } else {
+            "not spelled as standard SAN"
+        });
+    }
+    Some(whys.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use shakmaty::Chess;
+    use shakmaty::san::San;
+
+    use super::{departure, mended_capture};
+
+    fn san(text: &str) -> San {
+        text.parse().unwrap()
+    }
+
+    /// Only a piece move's capture mark and a two-file pawn capture are mended.
+    #[test]
+    fn mends_only_what_can_mean_one_other_move() {
+        for (written, mended) in [
+            ("Bc6", Some("Bxc6")),
+            ("Nxf3", Some("Nf3")),
+            ("Bb5c6", Some("Bb5xc6")),
+            ("Kd7", Some("Kxd7")),
+            ("ed5", Some("exd5")),
+            ("d5", None),
+            ("exe4", None),
+            ("exd5", None),
+            ("O-O", None),
+        ] {
+            assert_eq!(mended_capture(san(written)), mended.map(san), "{written}");
+        }
+    }
+
+    #[test]
+    fn names_what_departs_from_standard_san() {
+        let pos = Chess::default();
+        let standard = |text: &str| San::from_move(&pos, san(text).to_move(&pos).unwrap());
+        assert_eq!(departure(san("Nf3"), b"Nf3", standard("Nf3")), None);
+        let why = departure(san("Ngf3"), b"Ngf3", standard("Nf3")).unwrap();
+        assert!(why.contains("does not need"), "{why}");
+        let why = departure(san("Pe4"), b"Pe4", standard("e4")).unwrap();
+        assert!(why.contains("`P`"), "{why}");
+    }
+}

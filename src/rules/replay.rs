@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
 use super::diagnose::{self, Scene};
 use super::draw::{DrawTracker, RepetitionBuffers};
@@ -76,7 +76,8 @@ impl Status {
     }
 }
 
-/// Sees every position of the main line as it is reached (ply 0 is the start position).
+/// Sees every position of the main line as it is reached (ply 0 is the start position),
+/// with the standard SAN (check sign included) of the move that reached it.
 pub trait PlyVisitor {
     fn position(&mut self, ply: u32, san: &[u8], pos: &Chess);
 }
@@ -329,7 +330,7 @@ impl Replay<'_> {
         let raw = self.raw;
         let token = raw.tokens.get(index)?;
         if let Some((m, suffix)) = plain_move(&self.pos, self.in_check, raw, index, self.options) {
-            self.play(m, suffix, token, visitor);
+            self.play(m, suffix, None, token, visitor);
             return Some(0);
         }
         let (start, played) = (&self.start, &self.played);
@@ -337,15 +338,17 @@ impl Replay<'_> {
         let (read, extra) = read_move(&self.pos, history, raw, index, self.options);
         match read {
             Read::Move { m, suffix, why } => {
+                let mut standard = None;
                 if let Some(why) = why {
-                    let standard = SanPlus::from_move(self.pos.clone(), m).to_string();
+                    let san_plus = SanPlus::from_move(self.pos.clone(), m);
                     self.move_finding(
                         Code::SanNotation,
                         token,
-                        format!("read as {standard} ({why})"),
+                        format!("read as {san_plus} ({why})"),
                     );
+                    standard = Some(san_plus.san);
                 }
-                self.play(m, suffix, token, visitor);
+                self.play(m, suffix, standard, token, visitor);
                 Some(extra)
             }
             Read::Fail { code, message } => {
@@ -355,12 +358,15 @@ impl Replay<'_> {
         }
     }
 
-    /// Plays a legal move and updates every figure.
+    /// Plays a legal move and updates every figure. `standard` is the move's standard SAN
+    /// when the token is not written so (`None`: the token is standard SAN, its check
+    /// sign aside).
     #[inline]
     fn play(
         &mut self,
         m: Move,
         written_suffix: Option<Suffix>,
+        standard: Option<San>,
         token: &Token,
         visitor: &mut impl PlyVisitor,
     ) {
@@ -412,7 +418,26 @@ impl Replay<'_> {
             };
             self.automatic_end = end.map(|t| (ply, t));
         }
-        visitor.position(ply, self.raw.token_text(token), &self.pos);
+        let text = self.raw.token_text(token);
+        if standard.is_none() && written_suffix == actual_suffix {
+            visitor.position(ply, text, &self.pos);
+        } else {
+            // The visitor sees the standard SAN, with the check sign the move calls for.
+            let mut san = match standard {
+                Some(san) => san.to_string(),
+                None => String::from_utf8_lossy(match text {
+                    [body @ .., b'+' | b'#'] => body,
+                    _ => text,
+                })
+                .into_owned(),
+            };
+            match actual_suffix {
+                Some(Suffix::Check) => san.push('+'),
+                Some(Suffix::Checkmate) => san.push('#'),
+                None => {}
+            }
+            visitor.position(ply, san.as_bytes(), &self.pos);
+        }
     }
 
     /// The position before the move just played, replayed from the start: asked only for
@@ -581,21 +606,40 @@ fn plain_move(
     {
         return None;
     }
-    let san_plus = piece_move::quick_san(text).or_else(|| SanPlus::from_ascii(text).ok())?;
-    if !matches!(
-        san_plus.san,
-        San::Normal {
-            rank: None,
-            promotion: None,
-            ..
-        } | San::Castle(_)
-    ) {
-        return None;
-    }
+    // What the quick reader does not read is not plain standard SAN (`xd5`, `Pe4`).
+    let san_plus = piece_move::quick_san(text)?;
     let m = match piece_move::resolve(pos, in_check, &san_plus.san) {
         Some(m) => m,
         None => san_plus.san.to_move(pos).ok()?,
     };
+    // `Nde2` where `Ne2` names one legal move: over-disambiguated, not standard SAN.
+    if let San::Normal {
+        role,
+        file: Some(_),
+        capture,
+        to,
+        ..
+    } = san_plus.san
+        && role != Role::Pawn
+    {
+        let bare = San::Normal {
+            role,
+            file: None,
+            rank: None,
+            capture,
+            to,
+            promotion: None,
+        };
+        let unambiguous = if in_check {
+            bare.to_move(pos).is_ok()
+        } else {
+            // Not in check, the shortcut declines only an ambiguous SAN here.
+            piece_move::resolve(pos, in_check, &bare).is_some()
+        };
+        if unambiguous {
+            return None;
+        }
+    }
     Some((m, san_plus.suffix))
 }
 
@@ -663,28 +707,60 @@ pub(crate) fn read_move(
         (None, b) => b,
     };
     let san = reading.san_plus.san;
+    let suffix = reading.san_plus.suffix;
     let read = match san.to_move(pos) {
-        Ok(m) => Read::Move {
-            m,
-            suffix: reading.san_plus.suffix,
-            why,
-        },
+        Ok(m) => {
+            // A token read as it stands may still not be the standard SAN (`Nde2` where
+            // `Ne2` is unambiguous, `xd5`, `Pe4`): the move is played, the spelling noted.
+            let why = why.or_else(|| {
+                let body = match text {
+                    [body @ .., b'+' | b'#'] => body,
+                    _ => text,
+                };
+                notation::departure(san, body, San::from_move(pos, m))
+            });
+            Read::Move { m, suffix, why }
+        }
         Err(SanError::AmbiguousSan) => Read::Fail {
             code: Code::MoveAmbiguous,
             message: diagnose::ambiguous(pos, san),
         },
-        Err(SanError::IllegalSan) => {
-            let history = history();
-            let scene = Scene {
-                pos,
-                history: &history,
-                bytes: &raw.bytes,
-            };
-            let (code, message) = diagnose::illegal(&scene, san);
-            Read::Fail { code, message }
+        Err(SanError::IllegalSan) if let Some(mended) = notation::mended_capture(san) => {
+            // The slow path only: the token names no legal move as written.
+            match mended.to_move(pos) {
+                Ok(m) => {
+                    let departure = notation::departure(san, b"", San::from_move(pos, m));
+                    let why = match (why, departure) {
+                        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+                        (a, b) => a.or(b),
+                    };
+                    Read::Move { m, suffix, why }
+                }
+                Err(SanError::AmbiguousSan) => Read::Fail {
+                    code: Code::MoveAmbiguous,
+                    message: format!(
+                        "read with its capture mark mended, {}",
+                        diagnose::ambiguous(pos, mended)
+                    ),
+                },
+                Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
+            }
         }
+        Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
     };
     (read, extra)
+}
+
+/// Why `san` names no legal move in `pos` (`history` is asked for only now).
+fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san: San) -> Read {
+    let history = history();
+    let scene = Scene {
+        pos,
+        history: &history,
+        bytes: &raw.bytes,
+    };
+    let (code, message) = diagnose::illegal(&scene, san);
+    Read::Fail { code, message }
 }
 
 /// `e.p.` (or `ep`) written as its own token after a pawn capture.

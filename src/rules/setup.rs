@@ -1,8 +1,8 @@
 //! The start position of a game: the `[Variant]` it names and its `[FEN]`, if any.
 
-use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, PositionErrorKinds};
 
+use super::fen_check::{self, Failure};
 use super::tags::Tags;
 
 /// Why a game cannot be replayed from its tags.
@@ -20,7 +20,7 @@ fn variant_kind(variant: &str) -> Option<bool> {
         .flat_map(char::to_lowercase)
         .collect();
     match key.as_str() {
-        "" | "standard" | "chess" | "fromposition" => Some(false),
+        "" | "standard" | "normal" | "chess" | "fromposition" => Some(false),
         "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc" => Some(true),
         _ => None,
     }
@@ -36,22 +36,28 @@ pub fn start_position(tags: &Tags) -> Result<(Chess, CastlingMode), SetupError> 
     let Some(fen_text) = tags.get("FEN").filter(|f| !f.trim().is_empty()) else {
         return Ok((Chess::default(), CastlingMode::Standard));
     };
-    let fen = Fen::from_ascii(fen_text.trim().as_bytes()).map_err(|err| {
-        SetupError::InvalidFen(format!("[FEN \"{fen_text}\"] does not parse: {err}"))
-    })?;
-    let mode = if is_960 {
-        CastlingMode::Chess960
-    } else {
-        CastlingMode::detect(fen.as_setup())
-    };
-    fen.into_position::<Chess>(mode)
-        .map(|pos| (pos, mode))
-        .map_err(|err| {
-            SetupError::InvalidFen(format!(
+    // The judgement `check-fen` and `pgn` make too: Chess960 castling only with a
+    // Chess960 variant or file-letter rights; impossible rights are an invalid setup.
+    fen_check::judge(fen_text, is_960).map_err(|failure| match failure {
+        Failure::Syntax(defect) => {
+            SetupError::InvalidFen(format!("[FEN \"{fen_text}\"]: {}", defect.message))
+        }
+        Failure::Illegal(_, kinds) => {
+            let mut message = format!(
                 "[FEN \"{fen_text}\"] is not a legal position: {}",
-                describe_position_errors(err.kinds())
-            ))
-        })
+                describe_position_errors(kinds)
+            );
+            if !is_960
+                && kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS)
+                && fen_check::judge(fen_text, true).is_ok()
+            {
+                message.push_str(
+                    " (the rights are valid only in Chess960: add [Variant \"Chess960\"] to play them)",
+                );
+            }
+            SetupError::InvalidFen(message)
+        }
+    })
 }
 
 /// Names every defect of an illegal position, in plain words.

@@ -6,7 +6,7 @@ mod en_passant;
 mod moves;
 mod promotion;
 
-use shakmaty::san::San;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::finding::Code;
@@ -98,9 +98,11 @@ pub fn ambiguous(pos: &Chess, san: San) -> String {
     )
 }
 
-/// Whether `san` would be a legal move (the only one it names).
-fn is_legal(pos: &Chess, san: San) -> bool {
-    san.to_move(pos).is_ok()
+/// The standard SAN (with its check sign) of the one legal move `san` names, if it names
+/// one: a hint is always written by shakmaty, never pieced together from the token.
+fn legal_san(pos: &Chess, san: San) -> Option<String> {
+    let m = san.to_move(pos).ok()?;
+    Some(SanPlus::from_move(pos.clone(), m).to_string())
 }
 
 /// The same SAN with its capture marker and promotion piece rewritten.
