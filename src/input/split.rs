@@ -120,6 +120,9 @@ struct Skip {
     digits: bool,
     /// The word started the line (after a byte-order mark the line has not started yet).
     word_starts_line: bool,
+    /// In a tag line: inside a quoted value, and just after its `\\`.
+    quoted: bool,
+    escaped: bool,
 }
 
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
@@ -136,8 +139,13 @@ enum SkipMode {
     Dots,
     /// The digits after a `$`.
     Nag,
-    /// A `;` comment, an escape line or a tag line, up to the end of the line.
+    /// A `;` comment or an escape line, up to the end of the line.
     RestOfLine,
+    /// A tag pair (well formed or not), up to its `]` outside quotes: then more tag pairs
+    /// or movetext, as `parse_tag_line` reads them.
+    TagLine,
+    /// Just after a `[` in movetext: `[/` starts a tag pair (a forum wrapper's end).
+    Bracket,
 }
 
 /// Where the tokens, tags and problems of a line go (the parts of a `RawGame` other than
@@ -1813,10 +1821,12 @@ impl Skip {
                 }
                 // An escape line, or a tag line that did not start the next game: not
                 // movetext.
-                if (byte == b'%' && self.mode == SkipMode::LineStart)
-                    || (byte == b'[' && line_start)
-                {
+                if byte == b'%' && self.mode == SkipMode::LineStart {
                     self.mode = SkipMode::RestOfLine;
+                    return true;
+                }
+                if byte == b'[' && line_start {
+                    self.start_tag();
                     return true;
                 }
                 if byte == b'.' {
@@ -1839,11 +1849,46 @@ impl Skip {
                     b')' => b.depth = b.depth.saturating_sub(1),
                     b'*' => b.finished |= b.depth == 0,
                     b'$' => self.mode = SkipMode::Nag,
+                    b'[' => self.mode = SkipMode::Bracket,
                     _ => {}
                 }
                 true
             }
+            SkipMode::Bracket => {
+                if byte == b'/' {
+                    self.start_tag();
+                    return true;
+                }
+                self.mode = SkipMode::Between;
+                false
+            }
+            SkipMode::TagLine => {
+                if byte == b'\n' {
+                    self.mode = SkipMode::LineStart;
+                } else if self.escaped {
+                    self.escaped = false;
+                } else if self.quoted {
+                    match byte {
+                        b'\\' => self.escaped = true,
+                        b'"' => self.quoted = false,
+                        _ => {}
+                    }
+                } else if byte == b'"' {
+                    self.quoted = true;
+                } else if byte == b']' {
+                    // More tag pairs or movetext may follow on the line.
+                    self.mode = SkipMode::Indent;
+                }
+                true
+            }
         }
+    }
+
+    /// A tag pair starts (its `[` read).
+    fn start_tag(&mut self) {
+        self.mode = SkipMode::TagLine;
+        self.quoted = false;
+        self.escaped = false;
     }
 
     /// A word ended: a result outside variations finishes the game.
@@ -2018,6 +2063,17 @@ mod tests {
             (
                 64,
                 format!("1. e4 {{{}\n}} e5 1-0[Event \"B\"]\n1. c4 *\n", x(70)),
+                "1. e4 LimitExceeded",
+                "1. c4 *",
+            ),
+            // Past a bad tag pair, or `[/`, the line goes on as movetext, as
+            // `parse_tag_line` reads it; a quoted value left open runs to the line's end.
+            (
+                64,
+                format!(
+                    "1. e4 {{{}\n}} e5\n[1 \"A * ]\n[pgn] e5 [/pgn 1-0]\n[/pgn] 1-0\n1. c4 *\n",
+                    x(70)
+                ),
                 "1. e4 LimitExceeded",
                 "1. c4 *",
             ),
