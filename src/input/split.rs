@@ -789,11 +789,31 @@ impl State {
             });
         }
         unbalanced_parentheses(&b, &mut game);
+        trim_between_games(&mut game);
         game.index = self.next_index;
         self.next_index += 1;
         self.size_hint = (game.bytes.len(), game.tags.len(), game.tokens.len());
         Some(game)
     }
+}
+
+/// Drops the lines at the end of a game's bytes that belong to no game: blank lines,
+/// escape lines and `;` comment lines after its last tag or token.
+fn trim_between_games(game: &mut RawGame) {
+    let last_token = game.tokens.last().map_or(0, |t| t.end as usize);
+    let last_tag = game.tags.last().map_or(0, |t| t.value.1 as usize);
+    let keep = last_token.max(last_tag);
+    let mut end = game.bytes.len();
+    while end > keep {
+        let before = game.bytes.get(..end - 1).unwrap_or_default();
+        let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        let line = game.bytes.get(start..end).unwrap_or_default();
+        if start < keep || !is_between_games(line) {
+            break;
+        }
+        end = start;
+    }
+    game.bytes.truncate(end);
 }
 
 /// Reports `)` that closed no variation and, in a game read whole, variations never

@@ -308,3 +308,25 @@ fn escape_lines_before_a_game_are_not_part_of_it() {
     let pgn = b"% exported by X\n% version 2\n\n[Event \"A\"]\n\n1. e4 *\n";
     assert_eq!(games_of(pgn, &[]), vec![game(1, 4, "A", "*", 1)]);
 }
+
+#[test]
+fn escape_and_comment_lines_after_a_game_are_not_part_of_it() {
+    let pgn = "[Event \"A\"]\n\n1. e4 e5 1-0\n% esc\n; Game Nr. 1\n\n[Event \"B\"]\n\n1. d4 d5 0-1\n% tail\n";
+    let dir = tempfile::tempdir().unwrap();
+    let clean = dir.path().join("clean.pgn");
+    let (code, _, _) = run(
+        &[
+            "validate",
+            "-q",
+            "--clean-out",
+            clean.to_str().unwrap(),
+            "-",
+        ],
+        pgn,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read_to_string(&clean).unwrap(),
+        "[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 d5 0-1\n\n"
+    );
+}
