@@ -484,7 +484,8 @@ impl State {
         let mut copied = 0;
         while let Some(rest) = buf.get(pos..) {
             let line_no = self.next_line;
-            if !self.has_begun()
+            if pos == copied
+                && !self.has_begun()
                 && let Some(len) = self.skip_before_game(rest)
             {
                 pos += len;
