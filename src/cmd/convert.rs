@@ -176,6 +176,9 @@ fn movetext_of(
                 let text = options.decoder.decode(raw.token_text(&token));
                 if let Some(nag) = nag_of(&text) {
                     movetext.push_nag(nag);
+                } else if let Some(number) = text.strip_prefix('$') {
+                    // Past the standard's 255: kept as written, not dropped.
+                    movetext.push_nag(number);
                 }
             }
             Step::Illegal {

@@ -84,6 +84,8 @@ pub fn decode(raw: Box<dyn Read + Send>, name: &str) -> io::Result<Decoded> {
     } else {
         Box::new(reader)
     };
+    // Old Mac files (lone CR line ends) are read with LF line ends.
+    let reader = Box::new(super::line_ends::LineEnds::new(reader));
     Ok(Decoded { reader, compressed })
 }
 

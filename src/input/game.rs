@@ -122,6 +122,10 @@ pub enum InputProblemKind {
     UnescapedQuote,
     /// A tag line that could not be read; the game cannot be trusted.
     Unreadable,
+    /// A tag line that is not `[Name "value"]` was repaired or skipped.
+    BadTag,
+    /// A `)` that closes no variation, or a `(` never closed.
+    UnbalancedParenthesis,
     /// UTF-16 or UTF-32 input.
     UnsupportedEncoding,
     /// The game went past a documented limit (size, nesting).

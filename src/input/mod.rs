@@ -5,6 +5,7 @@ mod chunk;
 mod decompress;
 mod encoding;
 mod game;
+mod line_ends;
 mod sources;
 mod split;
 

@@ -10,6 +10,7 @@
 //! Past the size limit nothing more of the game is kept, but its bytes are still followed
 //! (`Skip`, in pieces, storing nothing) so that its termination marker ends it as usual.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
@@ -76,6 +77,9 @@ struct State {
     spare: Vec<RawGame>,
     /// Where the bytes skipped past the size limit stand.
     skip: Skip,
+    /// Games finished on a line that went on with the next games (`start_games_on_line`),
+    /// handed on before anything else is read.
+    queued: VecDeque<RawGame>,
 }
 
 /// Spare games kept at most, and the largest buffer a spare game may keep (a game near
@@ -98,6 +102,8 @@ struct Builder {
     overflow: bool,
     /// A limit was hit: no further tokens are recorded.
     limit_hit: bool,
+    /// `)` that closed no variation, and the line offset of the first.
+    unmatched_close: (u32, u32),
 }
 
 /// Follows the bytes of a game past its size limit without keeping them, so that its
@@ -114,6 +120,9 @@ struct Skip {
     digits: bool,
     /// The word started the line (after a byte-order mark the line has not started yet).
     word_starts_line: bool,
+    /// In a tag line: inside a quoted value, and just after its `\\`.
+    quoted: bool,
+    escaped: bool,
 }
 
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
@@ -130,8 +139,13 @@ enum SkipMode {
     Dots,
     /// The digits after a `$`.
     Nag,
-    /// A `;` comment, an escape line or a tag line, up to the end of the line.
+    /// A `;` comment or an escape line, up to the end of the line.
     RestOfLine,
+    /// A tag pair (well formed or not), up to its `]` outside quotes: then more tag pairs
+    /// or movetext, as `parse_tag_line` reads them.
+    TagLine,
+    /// Just after a `[` in movetext: `[/` starts a tag pair (a forum wrapper's end).
+    Bracket,
 }
 
 /// Where the tokens, tags and problems of a line go (the parts of a `RawGame` other than
@@ -182,6 +196,7 @@ impl<R: BufRead> Splitter<R> {
                 size_hint: (0, 0, 0),
                 spare: Vec::new(),
                 skip: Skip::default(),
+                queued: VecDeque::new(),
             },
             at_start: starts_file,
             ends_file,
@@ -225,6 +240,9 @@ impl<R: BufRead> Splitter<R> {
 
     /// Reads the next game; `Ok(None)` at the end of the stream.
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        if let Some(game) = self.state.queued.pop_front() {
+            return Ok(Some(game));
+        }
         if self.done {
             // A read error can come after a finished game was handed on: the game that was
             // in progress comes next.
@@ -296,8 +314,18 @@ impl<R: BufRead> Splitter<R> {
         }
         self.state.next_line += 1;
         let line = self.state.line_from(line_start);
+        if line_start == 0 && whole && !self.state.has_begun() && is_between_games(line) {
+            // Before the first game: no part of it (`skip_before_game`).
+            let next_line = self.state.next_line;
+            if let Some(game) = self.state.game.as_mut() {
+                game.bytes.clear();
+                game.line = next_line;
+            }
+            return Ok(None);
+        }
         let first = first_significant(line);
         let mut finished = None;
+        let mut processed = None;
         if self.state.is_boundary(line, first) {
             finished = self.state.start_next_game(line_start, line_no);
             if !whole {
@@ -313,12 +341,18 @@ impl<R: BufRead> Splitter<R> {
                     Err(err) => return Ok(self.fail(err, finished)),
                 }
             }
-            self.state.process_copied_line(0, first, line_no, !whole);
+            let end = self.state.process_copied_line(0, first, line_no, !whole);
+            processed = Some((0, end));
         } else if self.state.current.overflow {
             self.state.skip_copied_line(line_start);
         } else {
-            self.state
+            let end = self
+                .state
                 .process_copied_line(line_start, first, line_no, !whole);
+            processed = Some((line_start, end));
+        }
+        if whole && let Some((start, end)) = processed {
+            self.state.start_games_on_line(start, end, line_no);
         }
         if !whole {
             let state = &mut self.state;
@@ -330,7 +364,7 @@ impl<R: BufRead> Splitter<R> {
                 return Ok(self.fail(err, finished));
             }
         }
-        Ok(finished)
+        Ok(finished.or_else(|| self.state.queued.pop_front()))
     }
 
     /// A read error: what was read is handed on (the game in progress as truncated, after
@@ -433,12 +467,12 @@ impl State {
                 || (b.overflow
                     && b.open_comment.is_none()
                     && b.finished
-                    && first.is_some()
-                    && line.first() != Some(&b'%'))
+                    && starts_game_after_marker(line, first))
         } else if first.is_some_and(|i| line.get(i) == Some(&b'[')) {
-            b.has_movetext || b.finished
+            // `[/pgn]` closes a forum wrapper: it ends the game before it.
+            (b.has_movetext || b.finished) && first.is_some_and(|i| line.get(i + 1) != Some(&b'/'))
         } else {
-            first.is_some() && b.finished && line.first() != Some(&b'%')
+            b.finished && starts_game_after_marker(line, first)
         }
     }
 
@@ -458,6 +492,14 @@ impl State {
         let mut copied = 0;
         while let Some(rest) = buf.get(pos..) {
             let line_no = self.next_line;
+            if pos == copied
+                && !self.has_begun()
+                && let Some(len) = self.skip_before_game(rest)
+            {
+                pos += len;
+                copied = pos;
+                continue;
+            }
             let line_start = self.game_mut(line_no).bytes.len() + (pos - copied);
             if let Some(len) = self.take_inner_line(rest, line_start, line_no) {
                 pos += len;
@@ -478,9 +520,9 @@ impl State {
                 let next = self.new_game(line_no);
                 let finished = self.finish_current(false);
                 self.game = Some(next);
-                self.process_line(line, 0, first, line_no, false);
+                let end = self.process_line(line, 0, first, line_no, false);
                 copied = pos;
-                pos += line.len();
+                pos += self.end_of_line(line.len(), end);
                 if finished.is_some() {
                     self.append(buf.get(copied..pos).unwrap_or_default());
                     return (pos, finished);
@@ -495,11 +537,40 @@ impl State {
                 copied = pos;
                 continue;
             }
-            self.process_line(line, line_start, first, line_no, false);
-            pos += line.len();
+            let end = self.process_line(line, line_start, first, line_no, false);
+            pos += self.end_of_line(line.len(), end);
         }
         self.append(buf.get(copied..pos).unwrap_or_default());
         (pos, None)
+    }
+
+    /// Where a line of `len` bytes, taken whole, was left: at its end, or at `end` where
+    /// the next game starts on it (after a termination marker). Then the rest is read as a
+    /// line of its own, on the same line number: the line is given back.
+    fn end_of_line(&mut self, len: usize, end: usize) -> usize {
+        if end < len {
+            self.next_line -= 1;
+            self.bytes_read -= (len - end) as u64;
+            return end;
+        }
+        len
+    }
+
+    /// Before the first game (no game begun): a whole blank line, escape line or `;`
+    /// comment line at the front of `rest` belongs to no game and is passed over (the
+    /// game, if there is one yet, starts on a later line); returns its length.
+    fn skip_before_game(&mut self, rest: &[u8]) -> Option<usize> {
+        let line = rest.get(..=find_byte(b'\n', rest)?)?;
+        if !is_between_games(line) {
+            return None;
+        }
+        self.next_line += 1;
+        self.bytes_read += line.len() as u64;
+        let next_line = self.next_line;
+        if let Some(game) = self.game.as_mut() {
+            game.line = next_line;
+        }
+        Some(line.len())
     }
 
     /// The common case, tokenised without looking for the line's end first: a line at the
@@ -554,6 +625,32 @@ impl State {
         Some(len)
     }
 
+    /// Whether the current game holds anything yet (more than blank or escape lines); no
+    /// game yet is none begun.
+    fn has_begun(&self) -> bool {
+        let b = &self.current;
+        b.has_tags
+            || b.has_movetext
+            || self
+                .game
+                .as_ref()
+                .is_some_and(|game| !game.problems.is_empty())
+    }
+
+    /// The whole line copied into the current game at `start` was processed up to `end`
+    /// of its bytes: where that is short of its end, the next game starts there (after a
+    /// termination marker). Each game finished so on the line is queued.
+    fn start_games_on_line(&mut self, mut start: usize, mut end: usize, line_no: u64) {
+        while start + end < self.line_from(0).len() {
+            if let Some(finished) = self.start_next_game(start + end, line_no) {
+                self.queued.push_back(finished);
+            }
+            let first = first_significant(self.line_from(0));
+            start = 0;
+            end = self.process_copied_line(0, first, line_no, false);
+        }
+    }
+
     /// The line copied into the current game at `line_start` starts the next game: moves
     /// it there and returns the finished game.
     fn start_next_game(&mut self, line_start: usize, line_no: u64) -> Option<RawGame> {
@@ -592,7 +689,7 @@ impl State {
         first: Option<usize>,
         line_no: u64,
         cut: bool,
-    ) {
+    ) -> usize {
         let State {
             game,
             current,
@@ -601,7 +698,7 @@ impl State {
             ..
         } = self;
         let Some(game) = game.as_mut() else {
-            return;
+            return 0;
         };
         let before = *current;
         let RawGame {
@@ -624,7 +721,7 @@ impl State {
             tags,
             problems,
         };
-        process_line(current, &mut out, limits, line);
+        let end = process_line(current, &mut out, limits, line);
         if cut {
             current.open_comment = before.open_comment;
             current.depth = before.depth;
@@ -632,6 +729,7 @@ impl State {
             *skip = Skip::default();
             skip.scan(current, line.bytes);
         }
+        end
     }
 
     /// `process_line` for a line that is not in the game's bytes yet: it will be at `base`.
@@ -642,7 +740,7 @@ impl State {
         first: Option<usize>,
         line_no: u64,
         cut: bool,
-    ) {
+    ) -> usize {
         let State {
             game,
             current,
@@ -650,7 +748,7 @@ impl State {
             ..
         } = self;
         let Some(game) = game.as_mut() else {
-            return;
+            return bytes.len();
         };
         let line = Line {
             bytes,
@@ -664,7 +762,7 @@ impl State {
             tags: &mut game.tags,
             problems: &mut game.problems,
         };
-        process_line(current, &mut out, limits, line);
+        process_line(current, &mut out, limits, line)
     }
 
     /// Completes the current game (if it holds anything) and numbers it.
@@ -699,10 +797,65 @@ impl State {
                 detail: "the input ends inside this game (no termination marker)".to_string(),
             });
         }
+        unbalanced_parentheses(&b, &mut game);
+        trim_between_games(&mut game);
         game.index = self.next_index;
         self.next_index += 1;
         self.size_hint = (game.bytes.len(), game.tags.len(), game.tokens.len());
         Some(game)
+    }
+}
+
+/// Drops the lines at the end of a game's bytes that belong to no game: blank lines,
+/// escape lines and `;` comment lines after its last tag or token.
+fn trim_between_games(game: &mut RawGame) {
+    let last_token = game.tokens.last().map_or(0, |t| t.end as usize);
+    let last_tag = game.tags.last().map_or(0, |t| t.value.1 as usize);
+    let keep = last_token.max(last_tag);
+    let mut end = game.bytes.len();
+    while end > keep {
+        let before = game.bytes.get(..end - 1).unwrap_or_default();
+        let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        let line = game.bytes.get(start..end).unwrap_or_default();
+        if start < keep || !is_between_games(line) {
+            break;
+        }
+        end = start;
+    }
+    game.bytes.truncate(end);
+}
+
+/// Reports `)` that closed no variation and, in a game read whole, variations never
+/// closed: the replay passes over both, so that no token goes unaccounted for.
+fn unbalanced_parentheses(b: &Builder, game: &mut RawGame) {
+    let (count, line) = b.unmatched_close;
+    if count > 0 {
+        let detail = if count == 1 {
+            "a `)` closes no variation; it is ignored".to_string()
+        } else {
+            format!("{count} `)` close no variation; they are ignored")
+        };
+        game.problems.push(InputProblem {
+            kind: InputProblemKind::UnbalancedParenthesis,
+            line,
+            detail,
+        });
+    }
+    if b.depth > 0 && !b.limit_hit && !b.overflow {
+        let line = game.tokens.last().map_or(0, |t| t.line);
+        let detail = if b.depth == 1 {
+            "a variation `(` is never closed; it is closed at the end of the game".to_string()
+        } else {
+            format!(
+                "{} variations `(` are never closed; they are closed at the end of the game",
+                b.depth
+            )
+        };
+        game.problems.push(InputProblem {
+            kind: InputProblemKind::UnbalancedParenthesis,
+            line,
+            detail,
+        });
     }
 }
 
@@ -752,11 +905,13 @@ fn line_offset(line_no: u64, game_line: u64) -> u32 {
 }
 
 /// Tokenises a line of the current game; the line that crosses the size limit is still
-/// tokenised (its moves are kept), then the limit is recorded.
-fn process_line(b: &mut Builder, out: &mut Out<'_>, limits: &Limits, line: Line<'_>) {
-    let end = line.base + line.bytes.len();
-    let over = (line.cut || end > limits.max_game_bytes) && !b.overflow;
-    tokenise_line(b, out, limits, line);
+/// tokenised (its moves are kept), then the limit is recorded. Returns where the line
+/// ended: at its end, or where the next game starts on it (`next_game_after_marker`).
+fn process_line(b: &mut Builder, out: &mut Out<'_>, limits: &Limits, line: Line<'_>) -> usize {
+    let was_overflow = b.overflow;
+    let taken = tokenise_line(b, out, limits, line).min(line.bytes.len());
+    let end = line.base + taken;
+    let over = (line.cut || end > limits.max_game_bytes) && !was_overflow;
     if over {
         // A word the cut went through is not the word that was written.
         if line.cut
@@ -774,6 +929,7 @@ fn process_line(b: &mut Builder, out: &mut Out<'_>, limits: &Limits, line: Line<
         );
         push_limit(&mut b.limit_hit, out.problems, line.offset, detail);
     }
+    taken
 }
 
 /// Tokenises the line at the front of `line.bytes` (which may go on past its `\n`) and
@@ -786,6 +942,8 @@ fn tokenise_line(b: &mut Builder, out: &mut Out<'_>, limits: &Limits, line: Line
     if b.open_comment.is_none() {
         match line.bytes.get(first) {
             Some(b'%') if first == 0 => return line_end(line.bytes, 0),
+            // A `;` comment line after the termination marker belongs to no game.
+            Some(b';') if b.finished => return line_end(line.bytes, 0),
             Some(b'[') => {
                 b.has_tags = true;
                 match parse_tag_line(out, line, first) {
@@ -842,7 +1000,7 @@ const CLASSES: [u8; 256] = {
     while byte < 256 {
         let class = match byte as u8 {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => SPACE | STOP | NAME_END,
-            b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'!' | b'?' | b'*' => STOP,
+            b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'!' | b'?' | b'*' | b'[' => STOP,
             b'0'..=b'9' => DIGIT,
             b'+' | b'-' | b'=' | b'N' | b'D' | 0xc2 | 0xe2 => GLYPH_START,
             b'"' | b']' => NAME_END,
@@ -927,10 +1085,11 @@ fn word_len(rest: &[u8]) -> usize {
     while let Some(chunk) = rest.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
         let x = u64::from_le_bytes(*chunk);
         // Every byte that ends a word is below `+`, or `;`/`?` (`x | 4` is `?`), or
-        // `{`/`}` (`x | 6` is 0x7f); the few other bytes these let through are checked.
+        // `[`/`{`/`}` (`x | 0x26` is 0x7f); the few other bytes these let through are
+        // checked.
         let below = x.wrapping_sub(ONES * 0x2b) & !x & HIGHS;
         let mut hits =
-            below | bytes_equal(x | (ONES * 0x04), b'?') | bytes_equal(x | (ONES * 0x06), 0x7f);
+            below | bytes_equal(x | (ONES * 0x04), b'?') | bytes_equal(x | (ONES * 0x26), 0x7f);
         while hits != 0 {
             let shift = hits.trailing_zeros() & !7;
             if ends_word((x >> shift) as u8) {
@@ -988,6 +1147,34 @@ fn looks_like_tag_line(line: &[u8]) -> bool {
     line.get(i) == Some(&b'"')
 }
 
+/// A blank line, an escape line or a `;` comment line: no part of a game when it stands
+/// before one.
+fn is_between_games(line: &[u8]) -> bool {
+    let first = first_significant(line);
+    first.is_none_or(|i| line.get(i) == Some(&b';')) || line.first() == Some(&b'%')
+}
+
+/// Whether a line (its first significant byte at `first`) after a game's termination
+/// marker starts the next game: anything but a blank line, an escape line or a `;`
+/// comment line (which belongs to no game).
+fn starts_game_after_marker(line: &[u8], first: Option<usize>) -> bool {
+    first.is_some_and(|i| line.get(i) != Some(&b';')) && line.first() != Some(&b'%')
+}
+
+/// Where the next game starts on the line of a termination marker that ended a game:
+/// the first significant byte after `from`, unless it is a `;` comment (kept in the game),
+/// `%` (not an escape line there: read as a word of the game) or `[/` (a forum wrapper's
+/// end, kept in the game as a bad tag line).
+fn next_game_on_line(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let i = first_significant(rest)?;
+    let starts = match rest.get(i..) {
+        Some([b';' | b'%', ..] | [b'[', b'/', ..]) | None => false,
+        Some(_) => true,
+    };
+    starts.then_some(from + i)
+}
+
 /// How far into a line the start of a tag pair is looked for by `last_safe_cut`: within
 /// the part of a line the splitter keeps past the size limit (`OVERFLOW_PEEK`).
 const CUT_PEEK: usize = 256;
@@ -995,7 +1182,8 @@ const CUT_PEEK: usize = 256;
 /// Where a stream may be cut into parts that split, each on its own, into the very games
 /// the whole stream splits into: the start of the last line in `bytes` (not the first)
 /// that opens a tag pair and follows, after blank lines only, a line of movetext (one
-/// whose first byte that counts is not `[`, nor a `%` escape). In whatever state the
+/// whose first byte that counts is not `[`, nor a `%` escape, and that holds no `[` out of
+/// comments). In whatever state the
 /// splitter reaches such a line, it starts the next game (`State::is_boundary`): after
 /// movetext a `[` line always does, and in an open comment or past the size limit a line
 /// that opens a tag pair does.
@@ -1009,9 +1197,12 @@ pub fn last_safe_cut(bytes: &[u8]) -> Option<usize> {
         let line = bytes.get(start..end).unwrap_or_default();
         if let Some(i) = first_significant(line) {
             let first = line.get(i).copied();
+            // A `[` further on a line of movetext may start a game there (after a
+            // termination marker) that holds only tags so far: not a safe place.
             if let Some(cut) = tag_line
                 && first != Some(b'[')
                 && !(i == 0 && first == Some(b'%'))
+                && !has_bracket_outside_comments(line)
             {
                 return Some(cut);
             }
@@ -1025,6 +1216,21 @@ pub fn last_safe_cut(bytes: &[u8]) -> Option<usize> {
         end = start;
         start = line_start_before(bytes, end - 1);
     }
+}
+
+/// Whether a line holds a `[` outside the `{}` comments opened on it (a line that starts
+/// inside a comment, or a `;` comment, may give a false alarm, never a miss).
+fn has_bracket_outside_comments(line: &[u8]) -> bool {
+    let mut in_comment = false;
+    for &byte in line {
+        match byte {
+            b'{' => in_comment = true,
+            b'}' => in_comment = false,
+            b'[' if !in_comment => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The start of the line that holds `bytes[..end]`'s last byte (just past a `\n`, or 0).
@@ -1042,7 +1248,7 @@ fn parse_tag_line(out: &mut Out<'_>, line: Line<'_>, start: usize) -> Result<usi
     let bytes = line.bytes;
     let mut i = start;
     loop {
-        match parse_one_tag(bytes, i) {
+        let (tag, next) = match parse_one_tag(bytes, i) {
             Ok((tag_name, value, next, repaired)) => {
                 if repaired {
                     let name = bytes.get(tag_name.0..tag_name.1).unwrap_or_default();
@@ -1055,38 +1261,130 @@ fn parse_tag_line(out: &mut Out<'_>, line: Line<'_>, start: usize) -> Result<usi
                         ),
                     });
                 }
-                out.tags.push(RawTag {
-                    name: (
-                        offset(line.base + tag_name.0),
-                        offset(line.base + tag_name.1),
-                    ),
-                    value: (offset(line.base + value.0), offset(line.base + value.1)),
-                    line: line.offset,
-                });
-                let rest = bytes.get(next..).unwrap_or_default();
-                match first_significant(rest) {
-                    None => return Err(line_end(bytes, next)),
-                    Some(j) if rest.get(j) == Some(&b'[') => i = next + j,
-                    Some(j) => return Ok(next + j),
-                }
+                (Some((tag_name, value)), next)
             }
             Err(()) => {
-                let end = line_end(bytes, start);
-                let text = bytes.get(start..end).unwrap_or_default();
-                let shown = String::from_utf8_lossy(text)
+                let (tag, next, why) = repair_tag(bytes, i);
+                let shown = String::from_utf8_lossy(bytes.get(i..next).unwrap_or_default())
                     .trim_end()
                     .chars()
                     .take(60)
                     .collect::<String>();
+                let done = if tag.is_some() { "repaired" } else { "skipped" };
                 out.problems.push(InputProblem {
-                    kind: InputProblemKind::Unreadable,
+                    kind: InputProblemKind::BadTag,
                     line: line.offset,
-                    detail: format!("malformed tag pair `{shown}`"),
+                    detail: format!("tag line `{shown}` {done}: {why}"),
                 });
-                return Err(end);
+                (tag, next)
             }
+        };
+        if let Some((tag_name, value)) = tag {
+            out.tags.push(RawTag {
+                name: (
+                    offset(line.base + tag_name.0),
+                    offset(line.base + tag_name.1),
+                ),
+                value: (offset(line.base + value.0), offset(line.base + value.1)),
+                line: line.offset,
+            });
+        }
+        let rest = bytes.get(next..).unwrap_or_default();
+        match first_significant(rest) {
+            None => return Err(line_end(bytes, next)),
+            Some(j) if rest.get(j) == Some(&b'[') => i = next + j,
+            Some(j) => return Ok(next + j),
         }
     }
+}
+
+/// A tag pair at `start` (a `[`) that is not `[Name "value"]`, read as well as it can be:
+/// the tag (name and raw value) when there is one, where reading stopped, and what was
+/// wrong. A missing closing quote or bracket is supplied and an unquoted value taken as
+/// it is; a pair with no name (`[/pgn]`) or no value (`[pgn]`) is skipped.
+fn repair_tag(bytes: &[u8], start: usize) -> (Option<(Span, Span)>, usize, &'static str) {
+    let at = |i: usize| bytes.get(i).copied();
+    // The line's text, without its line end and trailing white space.
+    let mut end = line_end(bytes, start);
+    while end > start && at(end - 1).is_some_and(is_space) {
+        end -= 1;
+    }
+    let in_line_space = |i: usize| i < end && at(i).is_some_and(is_space);
+    let mut i = start + 1;
+    while in_line_space(i) {
+        i += 1;
+    }
+    let name_start = i;
+    while i < end && at(i).is_some_and(|c| class(c) & NAME_END == 0 && c != b'[') {
+        i += 1;
+    }
+    let name = (name_start, i);
+    let good_name = at(name_start).is_some_and(|c| c.is_ascii_alphabetic())
+        && bytes
+            .get(name_start..i)
+            .unwrap_or_default()
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    // Skipped up to its `]`, or to the end of the line.
+    let skip_from = |from: usize| {
+        let rest = bytes.get(from..end).unwrap_or_default();
+        memchr::memchr(b']', rest).map_or(end, |close| from + close + 1)
+    };
+    if !good_name {
+        return (None, skip_from(start + 1), "no tag name");
+    }
+    while in_line_space(i) {
+        i += 1;
+    }
+    if i >= end || at(i) == Some(b']') {
+        return (None, skip_from(i), "no value");
+    }
+    if at(i) != Some(b'"') {
+        let close = memchr::memchr(b']', bytes.get(i..end).unwrap_or_default()).map(|c| i + c);
+        let mut value_end = close.unwrap_or(end);
+        while value_end > i && at(value_end - 1).is_some_and(is_space) {
+            value_end -= 1;
+        }
+        let next = close.map_or(end, |close| close + 1);
+        return (
+            Some((name, (i, value_end))),
+            next,
+            "the value is not quoted",
+        );
+    }
+    let value_start = i + 1;
+    let last = end - 1;
+    if at(last) == Some(b']') && last > value_start {
+        let mut quote = last;
+        while quote > value_start && at(quote - 1).is_some_and(|c| c == b' ' || c == b'\t') {
+            quote -= 1;
+        }
+        if quote > value_start && at(quote - 1) == Some(b'"') {
+            let why = if at(quote - 2) == Some(b'\\') && quote - 1 > value_start {
+                "a backslash escapes the closing quote"
+            } else {
+                "the value is malformed"
+            };
+            return (Some((name, (value_start, quote - 1))), end, why);
+        }
+        return (
+            Some((name, (value_start, last))),
+            end,
+            "the closing quote is missing",
+        );
+    }
+    if at(last) == Some(b'"') && last >= value_start {
+        return (
+            Some((name, (value_start, last))),
+            end,
+            "the closing bracket is missing",
+        );
+    }
+    (
+        Some((name, (value_start, end))),
+        end,
+        "the closing quote and bracket are missing",
+    )
 }
 
 type Span = (usize, usize);
@@ -1248,14 +1546,24 @@ fn lex_movetext(
                 }
             } else if cls & GLYPH_START != 0 {
                 classify_word(word)
+            } else if c == b'.' {
+                // Periods standing alone belong to a move number (`1 ... e5`, `2 . Nf3`);
+                // glued to the move (`...Nf6`) they are split off.
+                let dots = word.iter().take_while(|&&b| b == b'.').count();
+                push(out.tokens, st.limit_hit, TokenKind::MoveNumber, i, i + dots);
+                i += dots;
+                continue;
             } else {
                 TokenKind::Word
             };
-            if kind == TokenKind::Result && st.depth == 0 {
-                st.finished = true;
-            }
             push(out.tokens, st.limit_hit, kind, i, i + len);
             i += len;
+            if kind == TokenKind::Result && st.depth == 0 {
+                st.finished = true;
+                if let Some(next) = next_game_after_marker(line, i) {
+                    return next;
+                }
+            }
             continue;
         }
         match c {
@@ -1306,6 +1614,11 @@ fn lex_movetext(
             }
             b')' => {
                 push(out.tokens, st.limit_hit, TokenKind::VariationEnd, i, i + 1);
+                if st.depth == 0 {
+                    let (count, first_line) = st.unmatched_close;
+                    let first_line = if count == 0 { line.offset } else { first_line };
+                    st.unmatched_close = (count.saturating_add(1), first_line);
+                }
                 st.depth = st.depth.saturating_sub(1);
                 i += 1;
             }
@@ -1334,18 +1647,38 @@ fn lex_movetext(
             }
             b'*' => {
                 push(out.tokens, st.limit_hit, TokenKind::Result, i, i + 1);
+                i += 1;
                 if st.depth == 0 {
                     st.finished = true;
+                    if let Some(next) = next_game_after_marker(line, i) {
+                        return next;
+                    }
                 }
-                i += 1;
+            }
+            b'[' if bytes.get(i + 1) == Some(&b'/') => {
+                // `[/pgn]`, a forum wrapper's end: skipped as a bad tag line.
+                match parse_tag_line(out, line, i) {
+                    Ok(movetext_start) => i = movetext_start,
+                    Err(end) => return end,
+                }
             }
             _ => {
-                // `}` outside a comment.
+                // `}` outside a comment, a `[` in movetext.
                 push(out.tokens, st.limit_hit, TokenKind::Word, i, i + 1);
                 i += 1;
             }
         }
     }
+}
+
+/// Where the next game starts on the line of the termination marker that ended a game,
+/// just before `from` (`next_game_on_line`); never on a line cut at the size limit, whose
+/// rest is followed by `Skip`.
+fn next_game_after_marker(line: Line<'_>, from: usize) -> Option<usize> {
+    if line.cut {
+        return None;
+    }
+    next_game_on_line(line.bytes, from)
 }
 
 /// A cheap first look that rules out nearly every move before the glyph list is searched:
@@ -1517,10 +1850,17 @@ impl Skip {
                 }
                 // An escape line, or a tag line that did not start the next game: not
                 // movetext.
-                if (byte == b'%' && self.mode == SkipMode::LineStart)
-                    || (byte == b'[' && line_start)
-                {
+                if byte == b'%' && self.mode == SkipMode::LineStart {
                     self.mode = SkipMode::RestOfLine;
+                    return true;
+                }
+                if byte == b'[' && line_start {
+                    self.start_tag();
+                    return true;
+                }
+                if byte == b'.' {
+                    // Periods that start a word belong to a move number (`lex_movetext`).
+                    self.mode = SkipMode::Dots;
                     return true;
                 }
                 if !ends_word(byte) {
@@ -1538,11 +1878,46 @@ impl Skip {
                     b')' => b.depth = b.depth.saturating_sub(1),
                     b'*' => b.finished |= b.depth == 0,
                     b'$' => self.mode = SkipMode::Nag,
+                    b'[' => self.mode = SkipMode::Bracket,
                     _ => {}
                 }
                 true
             }
+            SkipMode::Bracket => {
+                if byte == b'/' {
+                    self.start_tag();
+                    return true;
+                }
+                self.mode = SkipMode::Between;
+                false
+            }
+            SkipMode::TagLine => {
+                if byte == b'\n' {
+                    self.mode = SkipMode::LineStart;
+                } else if self.escaped {
+                    self.escaped = false;
+                } else if self.quoted {
+                    match byte {
+                        b'\\' => self.escaped = true,
+                        b'"' => self.quoted = false,
+                        _ => {}
+                    }
+                } else if byte == b'"' {
+                    self.quoted = true;
+                } else if byte == b']' {
+                    // More tag pairs or movetext may follow on the line.
+                    self.mode = SkipMode::Indent;
+                }
+                true
+            }
         }
+    }
+
+    /// A tag pair starts (its `[` read).
+    fn start_tag(&mut self) {
+        self.mode = SkipMode::TagLine;
+        self.quoted = false;
+        self.escaped = false;
     }
 
     /// A word ended: a result outside variations finishes the game.
@@ -1706,6 +2081,31 @@ mod tests {
                 "1. e4 {..} e5 LimitExceeded",
                 "1. d4 *",
             ),
+            // Periods glued to a result, and a result glued to a `[`, are seen past the
+            // limit as the main lexer sees them.
+            (
+                64,
+                format!("1. e4 {{{}\n}} e5 ...1/2-1/2\n1. c4 *\n", x(70)),
+                "1. e4 LimitExceeded",
+                "1. c4 *",
+            ),
+            (
+                64,
+                format!("1. e4 {{{}\n}} e5 1-0[Event \"B\"]\n1. c4 *\n", x(70)),
+                "1. e4 LimitExceeded",
+                "1. c4 *",
+            ),
+            // Past a bad tag pair, or `[/`, the line goes on as movetext, as
+            // `parse_tag_line` reads it; a quoted value left open runs to the line's end.
+            (
+                64,
+                format!(
+                    "1. e4 {{{}\n}} e5\n[1 \"A * ]\n[pgn] e5 [/pgn 1-0]\n[/pgn] 1-0\n1. c4 *\n",
+                    x(70)
+                ),
+                "1. e4 LimitExceeded",
+                "1. c4 *",
+            ),
             // A long first tag line of the next game is read under that game's limit.
             (
                 5000,
@@ -1731,6 +2131,47 @@ mod tests {
                 let games = summaries(reader, limits);
                 assert_eq!(games, expected, "case {case}, capacity {capacity}");
             }
+        }
+    }
+
+    /// Games that start on the line of the last game's termination marker, bad tag lines
+    /// and lines between games come out the same whatever the read buffer's size (lines
+    /// that cross the buffer's end are copied first, then split).
+    #[test]
+    fn games_on_one_line_do_not_depend_on_the_read_buffer() {
+        let pgn = concat!(
+            "% escape\n; comment\n\n",
+            "1. e4 e5 1-0 1. d4 d5 0-1  1. c4 * [Event \"b\"] [Site \"s\"] 1. f4 ...e5 1/2-1/2\n",
+            "; Game Nr. 1\n[pgn][Event \"c\"]\n[White A]\n[Black \"B\n1. e4 ) 1-0[/pgn]\n",
+            "[Event \"d\"] 1. e4 1-0 1. d4 *",
+        )
+        .as_bytes();
+        let expected = summaries(Cursor::new(pgn), Limits::default());
+        assert_eq!(
+            expected,
+            [
+                "1. e4 e5 1-0",
+                "1. d4 d5 0-1",
+                "1. c4 *",
+                "Event Site 1. f4 ... e5 1/2-1/2",
+                "Event White Black 1. e4 ) 1-0 BadTag BadTag BadTag BadTag UnbalancedParenthesis",
+                "Event 1. e4 1-0",
+                "1. d4 *",
+            ]
+        );
+        for capacity in (1..=64).chain([100, 4096]) {
+            let reader = BufReader::with_capacity(capacity, pgn);
+            let games = summaries(reader, Limits::default());
+            assert_eq!(games, expected, "capacity {capacity}");
+            let lines: Vec<u64> = {
+                let mut splitter = Splitter::new(
+                    BufReader::with_capacity(capacity, pgn),
+                    "t".into(),
+                    Limits::default(),
+                );
+                std::iter::from_fn(|| splitter.next_game().unwrap().map(|g| g.line)).collect()
+            };
+            assert_eq!(lines, [4, 4, 4, 4, 6, 10, 10], "capacity {capacity}");
         }
     }
 

@@ -128,8 +128,8 @@ impl Movetext {
         self.need_number = false;
     }
 
-    /// `$N`.
-    pub fn push_nag(&mut self, nag: u8) {
+    /// `$N` (`N` as written when it is past 255).
+    pub fn push_nag(&mut self, nag: impl std::fmt::Display) {
         self.push(format!("${nag}"));
     }
 

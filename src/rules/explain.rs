@@ -84,6 +84,12 @@ pub fn explanation(code: Code) -> &'static str {
         Code::InputUnescapedQuote => {
             "A tag value holds quotes that should be written \\\"; pgnkit repaired it."
         }
+        Code::InputBadTag => {
+            "A tag line is not [Name \"value\"]; pgnkit repaired or skipped it and replayed the moves."
+        }
+        Code::InputUnbalancedParenthesis => {
+            "A ) closes no variation, or a ( is never closed; pgnkit ignored or closed it."
+        }
         Code::InputTruncated => {
             "The input ends in the middle of this game; the moves read are kept."
         }

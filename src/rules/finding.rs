@@ -81,6 +81,8 @@ codes! {
     ResultUnwinnableWin => "result.unwinnable-win", Warning;
     InputUnterminatedComment => "input.unterminated-comment", Warning;
     InputUnescapedQuote => "input.unescaped-quote", Warning;
+    InputBadTag => "input.bad-tag", Warning;
+    InputUnbalancedParenthesis => "input.unbalanced-parenthesis", Warning;
     InputTruncated => "input.truncated", Warning;
     SanNotation => "san.notation", Info;
     SanCheckSuffix => "san.check-suffix", Info;

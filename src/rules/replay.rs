@@ -285,14 +285,21 @@ impl Replay<'_> {
             if matches!(code, Code::InputUnreadable | Code::InputUnsupportedEncoding) {
                 self.report.status = Status::Unreadable;
             }
+            // A finding about the game: its `move_line` is the game's line, and the
+            // message names the line where the defect stands.
+            let message = if code == Code::InputUnsupportedEncoding {
+                detail.clone()
+            } else {
+                format!("line {}: {detail}", self.raw.line + u64::from(*line))
+            };
             self.report.findings.push(Finding {
                 code,
                 ply: 0,
                 move_text: String::new(),
                 san: String::new(),
-                message: detail.clone(),
+                message,
                 fen: String::new(),
-                move_line: self.raw.line + u64::from(*line),
+                move_line: self.raw.line,
             });
         }
     }
@@ -579,6 +586,8 @@ fn problem_code(kind: InputProblemKind) -> Code {
         InputProblemKind::Truncated => Code::InputTruncated,
         InputProblemKind::UnescapedQuote => Code::InputUnescapedQuote,
         InputProblemKind::Unreadable => Code::InputUnreadable,
+        InputProblemKind::BadTag => Code::InputBadTag,
+        InputProblemKind::UnbalancedParenthesis => Code::InputUnbalancedParenthesis,
         InputProblemKind::UnsupportedEncoding => Code::InputUnsupportedEncoding,
         InputProblemKind::LimitExceeded => Code::InputLimitExceeded,
     }

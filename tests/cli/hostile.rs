@@ -152,10 +152,11 @@ fn random_bytes_never_crash_and_thread_count_changes_nothing() {
 #[test]
 fn file_cut_mid_tag_is_one_game_with_the_tag_reported() {
     let run = validate_bytes(b"[Event \"T\"]\n[White \"Ab");
-    assert_eq!(run.code, 1);
+    // The cut tag is repaired (closed), a warning like the cut.
+    assert_eq!(run.code, 0);
     assert_eq!(run.summary("games"), 1);
     let codes = codes_of_game(&run, 1);
-    assert!(codes.contains(&"input.unreadable".to_string()), "{codes:?}");
+    assert!(codes.contains(&"input.bad-tag".to_string()), "{codes:?}");
     assert!(codes.contains(&"input.truncated".to_string()), "{codes:?}");
     assert!(
         run.findings[0]["message"]
@@ -176,7 +177,14 @@ fn file_cut_mid_comment_keeps_the_moves_before_it() {
         0,
         "moves before it are kept",
     );
-    assert_eq!(run.findings[0]["move_line"], 3);
+    // A game-level finding: `move_line` is the game's line, the message names the line.
+    assert_eq!(run.findings[0]["move_line"], 1);
+    assert!(
+        run.findings[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 3: ")
+    );
 }
 
 #[test]
@@ -480,7 +488,8 @@ fn every_game_of_a_mixed_file_is_counted_and_named() {
             vec![
                 ("1", "ok"),
                 ("2", "illegal"),
-                ("3", "unreadable"),
+                // The tag line is repaired (`input.bad-tag`) and the moves replayed.
+                ("3", "ok"),
                 ("4", "ok"),
                 ("5", "illegal"),
                 ("6", "illegal"),

@@ -166,15 +166,18 @@ fn input_codes_keep_the_run_going() {
     assert_eq!(
         codes,
         vec![
-            (1, "input.unescaped-quote", 2),
-            (2, "input.unreadable", 8),
-            (3, "input.unterminated-comment", 15),
-            (4, "input.truncated", 21),
+            // Game-level findings: `move_line` is the game's line.
+            (1, "input.unescaped-quote", 1),
+            // The bad tag line is repaired and the moves replayed, up to `g`.
+            (2, "input.bad-tag", 8),
+            (2, "move.syntax", 9),
+            (3, "input.unterminated-comment", 12),
+            (4, "input.truncated", 18),
         ]
     );
     let (code, stdout, stderr) =
         run_args(&["validate", "--format", "csv", &path("validate/input.pgn")]);
-    assert_eq!(code, 1, "an unreadable game is an error");
+    assert_eq!(code, 1, "a move that cannot be read is an error");
     assert!(stderr.contains("4 games"), "{stderr}");
     // The repaired tag keeps its inner quotes.
     assert!(stdout.contains(r#","""Socrates Expert""","#), "{stdout}");
