@@ -10,7 +10,7 @@ use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_gam
 use crate::rules::movetext::{Step, walk};
 use crate::rules::result::GameResult;
 use crate::rules::setup::start_position;
-use crate::rules::{GameReport, ReplayOptions, Status, replay};
+use crate::rules::{GameReport, ReplayOptions, Status};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
 ///
@@ -71,6 +71,7 @@ struct Converted {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) =
         common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
@@ -81,7 +82,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
-        |raw| convert_game(raw, &options, &args),
+        &filter,
+        |raw| {
+            filter
+                .replay(raw, &options, &mut ())
+                .map(|report| convert_game(raw, report, &options, &args))
+        },
         |_raw, converted| {
             let report = &converted.report;
             errors.report(report)?;
@@ -101,8 +107,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
-fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converted {
-    let report = replay(raw, options, &mut ());
+fn convert_game(
+    raw: &RawGame,
+    report: GameReport,
+    options: &ReplayOptions,
+    args: &Args,
+) -> Converted {
     let writable = match report.status {
         Status::Ok => true,
         Status::Illegal => !args.skip_invalid,

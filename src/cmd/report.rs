@@ -9,7 +9,6 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::replay;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
@@ -50,6 +49,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) =
         common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
@@ -61,7 +61,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
-        |raw| replay(raw, &options, &mut ()),
+        &filter,
+        |raw| filter.replay(raw, &options, &mut ()),
         |_raw, report| {
             figures.add_game(report);
             builder.add(report);

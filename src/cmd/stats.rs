@@ -12,7 +12,6 @@ use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::replay;
 use crate::stats::row::csv_record;
 use crate::stats::{StatsRow, Summary};
 
@@ -68,6 +67,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) = common::sources(
         &args.input,
         &[
@@ -89,10 +89,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
+        &filter,
         |raw| {
-            let report = replay(raw, &options, &mut ());
-            let row = csv_record(StatsRow::new(&report));
-            (report, row)
+            filter.replay(raw, &options, &mut ()).map(|report| {
+                let row = csv_record(StatsRow::new(&report));
+                (report, row)
+            })
         },
         |_raw, (report, row)| {
             let row = row

@@ -11,7 +11,7 @@ use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
 use crate::rules::notation::PieceLetters;
-use crate::rules::{ReplayOptions, Severity, replay};
+use crate::rules::{ReplayOptions, Severity};
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
@@ -106,6 +106,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         tag_infos: args.level == Level::Info,
         ..common::replay_options(&args.input)?
     };
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) = common::sources(
         &args.input,
         &[
@@ -131,7 +132,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
-        |raw| replay(raw, &options, &mut ()),
+        &filter,
+        |raw| filter.replay(raw, &options, &mut ()),
         |raw, report| {
             figures.plies += u64::from(report.plies);
             let copy = if report.first_error().is_some() {
