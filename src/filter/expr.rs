@@ -486,3 +486,151 @@ fn compare(left: Operand, op: CompareOp, right: Operand) -> bool {
         CompareOp::Ge => ordering != Ordering::Less,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        reason = "a test fails loudly"
+    )]
+
+    use super::{Expr, Field};
+
+    /// The truth of `text` where field `name` reads `value` (others read "").
+    fn holds(text: &str, fields: &[(&str, &str)]) -> bool {
+        let expr = Expr::compile(text).unwrap();
+        let names: Vec<String> = expr
+            .fields
+            .iter()
+            .map(|f| match f {
+                Field::Tag(name) => name.clone(),
+                Field::Column(i) => crate::stats::StatsRow::HEADER[*i].to_string(),
+            })
+            .collect();
+        expr.eval(&|slot| {
+            fields
+                .iter()
+                .find(|(name, _)| *name == names[slot])
+                .map_or("", |(_, value)| value)
+        })
+    }
+
+    fn fault(text: &str) -> (String, usize) {
+        let err = Expr::compile(text).unwrap_err();
+        (err.message, err.offset)
+    }
+
+    #[test]
+    fn and_binds_tighter_than_or() {
+        assert!(holds("true || false && false", &[]));
+        assert!(!holds("(true || false) && false", &[]));
+    }
+
+    #[test]
+    fn not_binds_looser_than_comparisons() {
+        assert!(holds("!plies > 20", &[("plies", "10")]));
+        assert!(!holds("!(plies > 20)", &[("plies", "30")]));
+        assert!(holds("!!true", &[]));
+    }
+
+    #[test]
+    fn numbers_compare_as_numbers_when_both_sides_read_as_numbers() {
+        assert!(holds("WhiteElo >= 2500", &[("WhiteElo", "2650")]));
+        assert!(holds("WhiteElo > 999", &[("WhiteElo", "1000")]));
+        assert!(holds("WhiteElo == \"2500.0\"", &[("WhiteElo", "2500")]));
+        assert!(holds("Eval < -0.5", &[("Eval", "-1.25")]));
+    }
+
+    #[test]
+    fn a_number_literal_against_text_orders_false() {
+        for op in ["<", "<=", ">", ">=", "=="] {
+            assert!(!holds(&format!("WhiteElo {op} 2500"), &[("WhiteElo", "?")]));
+        }
+        assert!(holds("WhiteElo != 2500", &[("WhiteElo", "?")]));
+        assert!(!holds("WhiteElo >= 2500", &[]));
+    }
+
+    #[test]
+    fn strings_compare_byte_wise() {
+        assert!(holds("Date >= \"2024.01.01\"", &[("Date", "2024.03.??")]));
+        assert!(!holds("Date >= \"2024.01.01\"", &[("Date", "2023.12.31")]));
+        assert!(holds("White < \"b\"", &[("White", "Z")]));
+        assert!(holds(
+            "termination == \"stalemate\"",
+            &[("termination", "stalemate")]
+        ));
+        assert!(holds("threefold_ply != \"\"", &[("threefold_ply", "40")]));
+        assert!(!holds("threefold_ply != \"\"", &[]));
+    }
+
+    #[test]
+    fn only_strict_decimals_are_numbers() {
+        for text in ["+5", "1e3", "0x10", "5.", ".5", " 5", "1,5"] {
+            assert!(super::as_number(text).is_none(), "{text}");
+        }
+        assert_eq!(super::as_number("-0.5"), Some(-0.5));
+    }
+
+    #[test]
+    fn regular_expressions_match_inside() {
+        assert!(holds(
+            "Event ~ \"(?i)olympiad\"",
+            &[("Event", "40th Olympiad")]
+        ));
+        assert!(!holds(
+            "Event ~ \"olympiad\"",
+            &[("Event", "40th Olympiad")]
+        ));
+        assert!(holds("Event !~ \"^Blitz\"", &[("Event", "Rapid")]));
+    }
+
+    #[test]
+    fn strings_take_quote_and_backslash_escapes() {
+        assert!(holds(
+            r#"White == "a \"b\" \\c""#,
+            &[("White", r#"a "b" \c"#)]
+        ));
+        assert!(fault(r#"White == "a\n""#).0.contains("escapes"));
+    }
+
+    #[test]
+    fn bare_fields_are_true_when_they_read_true() {
+        assert!(holds(
+            "perpetual_check && plies > 100",
+            &[("perpetual_check", "true"), ("plies", "101")]
+        ));
+        assert!(!holds("perpetual_check", &[("perpetual_check", "false")]));
+    }
+
+    #[test]
+    fn carets_point_at_the_fault() {
+        assert_eq!(fault("plies > 2 &&").1, 12);
+        assert_eq!(fault("plies > 2 && bogus == 1").1, 13);
+        assert_eq!(fault("1 < plies < 3").1, 10);
+        assert_eq!(fault("White == \"x").1, 9);
+        assert_eq!(fault("Event ~ \"(\"").1, 8);
+        assert_eq!(fault("(plies > 2").1, 10);
+        assert_eq!(fault("plies > 2)").1, 9);
+        assert_eq!(fault("plies = 2").1, 6);
+        let shown = Expr::compile("plies > 2 && bogus")
+            .unwrap_err()
+            .render("plies > 2 && bogus");
+        assert!(
+            shown.ends_with("\n  plies > 2 && bogus\n               ^"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn unknown_lower_case_fields_are_refused_and_tags_are_not() {
+        assert!(fault("whiteelo > 1").0.contains("unknown field"));
+        assert!(Expr::compile("SomeOddTag == \"\"").is_ok());
+        assert!(Expr::compile("WhiteElo > 1").unwrap().reads_tags_only());
+        assert!(
+            !Expr::compile("WhiteElo > 1 && plies > 1")
+                .unwrap()
+                .reads_tags_only()
+        );
+    }
+}

@@ -315,3 +315,55 @@ impl<A: PlyVisitor, B: PlyVisitor> PlyVisitor for Both<'_, A, B> {
         self.1.position(ply, san, pos);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::{FilterArgs, GameFilter};
+    use crate::filter::expr::Expr;
+    use crate::input::{Limits, Splitter};
+    use crate::rules::{PlyVisitor, ReplayOptions};
+    use shakmaty::Chess;
+
+    struct Positions(u32);
+
+    impl PlyVisitor for Positions {
+        fn position(&mut self, _ply: u32, _san: &[u8], _pos: &Chess) {
+            self.0 += 1;
+        }
+    }
+
+    fn judge(where_: &str, invert: bool) -> (bool, u32, bool) {
+        let pgn: &[u8] = b"[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 *\n";
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        let raw = splitter.next_game().unwrap().unwrap();
+        let args = FilterArgs {
+            wheres: vec![Expr::compile(where_).unwrap()],
+            ..FilterArgs::default()
+        };
+        let mut filter = GameFilter::new(&args).unwrap();
+        filter.invert = invert;
+        let mut seen = Positions(0);
+        let judged = filter.replay(&raw, &ReplayOptions::default(), &mut seen);
+        (judged.verdict.selected, seen.0, judged.value.is_some())
+    }
+
+    /// A tag-only --where decides before the replay: a game it rejects is never replayed.
+    #[test]
+    fn a_tag_only_filter_does_not_replay_the_games_it_rejects() {
+        assert_eq!(judge("WhiteElo >= 2500", false), (false, 0, false));
+        assert_eq!(judge("WhiteElo >= 1500", false), (true, 4, true));
+        // A filter that reads a stats column must replay.
+        assert_eq!(
+            judge("WhiteElo >= 2500 || plies > 2", false),
+            (true, 4, true)
+        );
+    }
+
+    #[test]
+    fn invert_selects_what_the_filters_reject() {
+        assert!(judge("WhiteElo >= 2500", true).0);
+        assert_eq!(judge("plies > 2", true), (false, 4, false));
+    }
+}

@@ -20,6 +20,7 @@ mod perft;
 mod pgn;
 mod regression;
 mod robustness;
+mod select;
 mod stats;
 mod ux;
 mod validate;
