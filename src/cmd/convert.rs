@@ -59,7 +59,8 @@ Examples:
   pgnkit convert messy.pgn -o clean.pgn                 standard PGN, 80 columns
   pgnkit convert event.pgn --skip-invalid -o valid.pgn  only games without errors
   pgnkit convert --no-comments --no-variations --moves uci games.pgn
-  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games";
+  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
+  pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once";
 
 /// What the writer needs of each game.
 struct Converted {

@@ -55,7 +55,8 @@ Examples:
   pgnkit fen games.pgn                           the final position of each game
   pgnkit fen games.pgn --game 3 --every-ply      every position of game 3
   pgnkit fen --every-ply --format csv games.pgn  with game, line, ply and move
-  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess";
+  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess
+  pgnkit fen games.pgn --material KRPPvKR        games that reach this ending";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {

@@ -40,7 +40,8 @@ const EXAMPLES: &str = "\
 Examples:
   pgnkit report games.pgn -o report.html
   pgnkit report archive/ --limit 20 --title 'Club championship 2024' -o club.html
-  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html";
+  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
+  pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();

@@ -107,7 +107,8 @@ Examples:
   pgnkit select games.pgn --where 'WhiteElo >= 2500 && BlackElo >= 2500' -o strong.pgn
   pgnkit select games.pgn --where 'termination == \"stalemate\"' --count
   pgnkit select archive/ --dedupe --duplicates-csv dups.csv -o unique.pgn
-  pgnkit select games.pgn --material KRPvKR --reaches '8/8/8/8/8/8/8/K1k5 w - - 0 1'
+  pgnkit select games.pgn --material KRPPvKR -o rook-endings.pgn
+  pgnkit select games.pgn --reaches 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
   pgnkit select games.pgn --split-by Event --out-dir by-event/
   pgnkit select big.pgn --split-every 1000 --out-dir parts/";
 

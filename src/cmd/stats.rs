@@ -58,7 +58,8 @@ Examples:
   pgnkit stats games.pgn -o games.csv           one row per game
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
-  pgnkit stats --merge part*.sum.csv -o total.sum.csv";
+  pgnkit stats --merge part*.sum.csv -o total.sum.csv
+  pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.merge {
