@@ -119,11 +119,14 @@ def task_threads():
     return max(1, context.cpus()) if context is not None else 1
 
 
-def stream(command, ok_codes, what):
+def stream(command, ok_codes, what, workdir):
     """Yields pgnkit's stdout as text lines while it runs; fails the task with pgnkit's own
-    message (its stderr) when it exits with a code outside `ok_codes`."""
+    message (its stderr) when it exits with a code outside `ok_codes`. pgnkit runs in the
+    driver's working folder where the executor sees it too (a shared file system or local
+    mode), so that relative INPUTs open there and keep the names they were given."""
+    cwd = workdir if os.path.isdir(workdir) else None
     with tempfile.TemporaryFile() as stderr:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd)
         try:
             # newline="" keeps CRLF and newlines inside quoted CSV cells for the csv module.
             yield from io.TextIOWrapper(process.stdout, encoding="utf-8", newline="")
@@ -141,21 +144,21 @@ def stream(command, ok_codes, what):
             )
 
 
-def games_of_unit(binary_name, unit, shards, tags, summary_parts):
+def games_of_unit(binary_name, unit, shards, tags, workdir, summary_parts):
     """The typed game rows of one task; its summary goes to the accumulator at the end."""
     binary = executor_binary(binary_name)
     threads = task_threads()
     expected_header = [name for name, _ in STATS_COLUMNS] + tags
     kinds = [kind for _, kind in STATS_COLUMNS]
-    folder = tempfile.mkdtemp(prefix="pgnkit-spark-")
+    scratch = tempfile.mkdtemp(prefix="pgnkit-spark-")
     try:
-        summary = os.path.join(folder, "summary.csv")
+        summary = os.path.join(scratch, "summary.csv")
         command = [binary, "stats", "--summary-output", summary]
         if tags:
             command += ["--tags", ",".join(tags)]
         command += unit_options(unit, shards, threads)
         what = unit_name("stats", unit, shards)
-        records = csv.reader(stream(command, {0}, what))
+        records = csv.reader(stream(command, {0}, what, workdir))
         header = next(records, None)
         if header != expected_header:
             raise PgnkitFailed(
@@ -163,23 +166,28 @@ def games_of_unit(binary_name, unit, shards, tags, summary_parts):
                 f"{expected_header} (spark/pgnkit_schema.py)"
             )
         for record in records:
+            if len(record) != len(expected_header):
+                raise PgnkitFailed(
+                    f"{FAILURE_MARK}{what}: a row of {len(record)} cells under a header of "
+                    f"{len(expected_header)}: {record[:3]}"
+                )
             cells = [typed_cell(text, kind) for text, kind in zip(record, kinds)]
             yield tuple(cells + record[len(kinds):])
         # Reached only when pgnkit exited 0: the complete summary of this unit.
         with open(summary, encoding="utf-8") as part:
             summary_parts.add([(unit, part.read())])
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
-def findings_of_unit(binary_name, unit, shards, level):
+def findings_of_unit(binary_name, unit, shards, level, workdir):
     binary = executor_binary(binary_name)
     command = [binary, "validate", "--format", "jsonl", "--level", level]
     command += unit_options(unit, shards, task_threads())
     what = unit_name("validate", unit, shards)
     keys = [name for name, _ in FINDING_COLUMNS]
     # Exit 1 means "error findings were reported": data, not a failure.
-    for line in stream(command, {0, 1}, what):
+    for line in stream(command, {0, 1}, what, workdir):
         finding = json.loads(line)
         if list(finding) != keys:
             raise PgnkitFailed(f"{FAILURE_MARK}{what}: keys {list(finding)} are not the schema's {keys}")
@@ -274,19 +282,19 @@ def main(argv):
     binary_name = os.path.basename(binary)
     units = work_units(files, args.shards)
     slices = max(1, len(units))
-    shards, tags, level = args.shards, args.tags, args.level
+    shards, tags, level, workdir = args.shards, args.tags, args.level, os.getcwd()
     # Spark merges the accumulator updates of a result task once, from its successful attempt
     # only: the summary of a failed or retried attempt is never counted.
     summary_parts = context.accumulator([], ListParam())
     try:
         games = context.parallelize(units, slices).mapPartitions(
-            lambda part: (row for unit in part for row in games_of_unit(binary_name, unit, shards, tags, summary_parts))
+            lambda part: (row for unit in part for row in games_of_unit(binary_name, unit, shards, tags, workdir, summary_parts))
         )
         spark.createDataFrame(games, games_schema(tags), verifySchema=False).write.parquet(
             os.path.join(out, "games")
         )
         findings = context.parallelize(units, slices).mapPartitions(
-            lambda part: (row for unit in part for row in findings_of_unit(binary_name, unit, shards, level))
+            lambda part: (row for unit in part for row in findings_of_unit(binary_name, unit, shards, level, workdir))
         )
         spark.createDataFrame(findings, findings_schema(), verifySchema=False).write.parquet(
             os.path.join(out, "findings")

@@ -2,8 +2,9 @@
 "Scale-out on Apache Spark"). Runs `spark-submit` in local mode with the binary named by
 $PGNKIT_BIN (default: the repository's target/debug/pgnkit, built by `cargo test`).
 
-`file` fairness: the job and the one-machine run get the same INPUT arguments (a folder and a
-file), so pgnkit's folder rule names every file the same way in both.
+`file` fairness: the job and the one-machine run get the same INPUT arguments (an absolute
+folder and a file relative to the repository, both run from there), so pgnkit's rules name
+every file the same way in both.
 """
 
 import collections
@@ -30,7 +31,9 @@ from pgnkit_schema import FINDING_COLUMNS, STATS_COLUMNS  # noqa: E402
 
 
 def pgnkit(*args):
-    return subprocess.run([str(PGNKIT), *args], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [str(PGNKIT), *args], capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=REPO
+    )
 
 
 def submit(out, inputs, *, binary=PGNKIT, master="local[2]", extra=()):
@@ -72,7 +75,7 @@ def archive(tmp_path_factory):
     (folder / "notes.txt").write_text("not a game file\n")
     alone = root / "alone.pgn"
     shutil.copy(TESTDATA / "stats" / "broken.pgn", alone)
-    return [folder, alone]
+    return [folder, os.path.relpath(alone, REPO)]
 
 
 @pytest.fixture(scope="module")
