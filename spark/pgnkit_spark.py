@@ -218,13 +218,14 @@ def parse_args(argv):
         prog="pgnkit_spark.py",
         description="Run pgnkit stats and validate over PGN archives on Apache Spark.",
     )
-    parser.add_argument("--pgnkit", required=True, help="the pgnkit binary (shipped to the executors)")
-    parser.add_argument("--out", required=True, help="output folder (games/, findings/, summary.csv)")
-    parser.add_argument("--shards", type=int, default=1, help="tasks per file (--shard K/N), default 1")
-    parser.add_argument("--tags", default="", help="extra tag columns for games, as stats --tags A,B")
-    parser.add_argument("--level", default="warning", choices=["error", "warning", "info"],
-                        help="validate --level for findings (default warning)")
-    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders every executor can read")
+    add = parser.add_argument
+    add("--pgnkit", required=True, help="the pgnkit binary (shipped to the executors)")
+    add("--out", required=True, help="output folder (games/, findings/, summary.csv)")
+    add("--shards", type=int, default=1, help="tasks per file (--shard K/N), default 1")
+    add("--tags", default="", help="extra tag columns for games, as stats --tags A,B")
+    add("--level", default="warning", choices=["error", "warning", "info"],
+        help="validate --level for findings (default warning)")
+    add("inputs", nargs="+", metavar="INPUT", help="files or folders every executor can read")
     args = parser.parse_args(argv)
     if args.shards < 1:
         parser.error("--shards must be at least 1")
@@ -286,16 +287,21 @@ def main(argv):
     # Spark merges the accumulator updates of a result task once, from its successful attempt
     # only: the summary of a failed or retried attempt is never counted.
     summary_parts = context.accumulator([], ListParam())
+
+    def games_of_part(part):
+        for unit in part:
+            yield from games_of_unit(binary_name, unit, shards, tags, workdir, summary_parts)
+
+    def findings_of_part(part):
+        for unit in part:
+            yield from findings_of_unit(binary_name, unit, shards, level, workdir)
+
     try:
-        games = context.parallelize(units, slices).mapPartitions(
-            lambda part: (row for unit in part for row in games_of_unit(binary_name, unit, shards, tags, workdir, summary_parts))
-        )
+        games = context.parallelize(units, slices).mapPartitions(games_of_part)
         spark.createDataFrame(games, games_schema(tags), verifySchema=False).write.parquet(
             os.path.join(out, "games")
         )
-        findings = context.parallelize(units, slices).mapPartitions(
-            lambda part: (row for unit in part for row in findings_of_unit(binary_name, unit, shards, level, workdir))
-        )
+        findings = context.parallelize(units, slices).mapPartitions(findings_of_part)
         spark.createDataFrame(findings, findings_schema(), verifySchema=False).write.parquet(
             os.path.join(out, "findings")
         )
