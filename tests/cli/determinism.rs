@@ -7,7 +7,7 @@ use crate::util::*;
 
 /// Every game-reading command and output, as arguments before the input. `OUT` stands for
 /// a file in the run's folder, compared too.
-const COMMANDS: [&[&str]; 10] = [
+const COMMANDS: [&[&str]; 11] = [
     &["validate", "--level", "info"],
     &[
         "validate",
@@ -27,6 +27,7 @@ const COMMANDS: [&[&str]; 10] = [
     ],
     &["stats", "--summary-output", "OUT.summary.csv"],
     &["stats", "--summary", "-o", "OUT.csv"],
+    &["stats", "--tags", "White,ECO,PlyCount"],
     &["fen", "--every-ply", "--format", "csv"],
     &["convert"],
     &["convert", "--moves", "uci", "--skip-invalid"],

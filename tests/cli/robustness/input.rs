@@ -48,10 +48,11 @@ fn file_cut_mid_comment_keeps_the_moves_before_it() {
     // pgn-reader returns an error here and loses the game; pgnkit keeps both plies.
     let run = validate_bytes(b"[Event \"T\"]\n\n1. e4 e5 {a comm");
     run.assert_counts(0, 1, 2);
+    // A game-level finding: the last ply replayed, here 2.
     run.assert_only(
         "input.unterminated-comment",
         1,
-        0,
+        2,
         "moves before it are kept",
     );
     // A game-level finding: `move_line` is the game's line, the message names the line.
@@ -71,7 +72,7 @@ fn unterminated_comment_at_end_of_file_after_good_games() {
     let run = validate_bytes(pgn.as_bytes());
     // 2 plies of game 1, 3 of game 2 (the moves inside the open comment are not moves).
     run.assert_counts(0, 2, 5);
-    run.assert_only("input.unterminated-comment", 2, 0, "never closed");
+    run.assert_only("input.unterminated-comment", 2, 3, "never closed");
 }
 
 #[test]
@@ -82,7 +83,7 @@ fn file_cut_mid_move_reports_the_stump_and_the_cut() {
     assert_eq!(run.summary("plies"), 2);
     let codes = run.codes();
     assert!(
-        codes.contains(&("input.truncated".to_string(), 1, 0)),
+        codes.contains(&("input.truncated".to_string(), 1, 2)),
         "{codes:?}"
     );
     assert!(

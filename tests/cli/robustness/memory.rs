@@ -23,7 +23,7 @@ fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
         let run = validate_path(&path);
         // 1. e4 before the comment is kept, the moves after the limit are not.
         run.assert_counts(1, 2, 3);
-        run.assert_only("input.limit-exceeded", 1, 0, "longer than 8 MiB");
+        run.assert_only("input.limit-exceeded", 1, 1, "longer than 8 MiB");
     }
 }
 
@@ -37,7 +37,7 @@ fn oversized_game_does_not_swallow_the_next_game_without_tags() {
         let run = validate_path(&path);
         // Game 1 keeps 1. e4; game 2 is read whole.
         run.assert_counts(1, 2, 3);
-        run.assert_only("input.limit-exceeded", 1, 0, "longer than 8 MiB");
+        run.assert_only("input.limit-exceeded", 1, 1, "longer than 8 MiB");
     }
 }
 
@@ -50,7 +50,7 @@ fn fifty_thousand_nested_variations_hit_the_depth_limit() {
     );
     let run = validate_bytes(pgn.as_bytes());
     run.assert_counts(1, 2, 3);
-    run.assert_only("input.limit-exceeded", 1, 0, "deeper than 256");
+    run.assert_only("input.limit-exceeded", 1, 1, "deeper than 256");
 }
 
 #[test]
