@@ -21,7 +21,12 @@ for bin in "$old" "$new"; do
   "$bin" --version >/dev/null 2>&1 || { echo "compare_outputs.sh: $bin does not run" >&2; exit 2; }
 done
 here=$(cd "$(dirname "$0")/.." && pwd)
-shared=$here/../shared
+# ../shared beside the repository (also from a git worktree elsewhere), or $PGNKIT_SHARED.
+shared=${PGNKIT_SHARED:-$here/../shared}
+if [ ! -d "$shared" ]; then
+  common=$(git -C "$here" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+  [ -n "$common" ] && shared=$(dirname "$common")/../shared
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -53,6 +58,9 @@ PY
 if [ $# -eq 0 ]; then
   set -- "$shared/corpus" "$(cut_of_bench)"
 fi
+for input in "$@"; do
+  [ -e "$input" ] || { echo "compare_outputs.sh: no input $input" >&2; exit 2; }
+done
 
 # One command per line: a name, then the arguments. OUT is replaced by a file in the run's
 # folder, whose content is compared too; the input is appended at the end.
