@@ -65,6 +65,9 @@ fn inputs() -> Vec<(&'static str, Vec<u8>)> {
         .collect();
     vec![
         ("twic", file("sample/twic1599-excerpt.pgn")),
+        ("event", file("ux/event.pgn")),
+        ("clean", file("clean.pgn")),
+        ("convert fixtures", folder("convert")),
         ("stats fixtures", folder("stats")),
         ("validate fixtures", folder("validate")),
         ("diagnosis fixtures", folder("diagnosis")),
