@@ -4,10 +4,11 @@
 use std::io::Cursor;
 use std::sync::Arc;
 
-use pgnkit::input::TextDecoder;
-use pgnkit::input::{Limits, RawGame, Splitter, TokenKind};
+use pgnkit::input::{Limits, Splitter};
+use pgnkit::pgn::TextDecoder;
+use pgnkit::pgn::{RawGame, TokenKind};
 use pgnkit::rules::draw::{DrawTracker, position_key};
-use pgnkit::rules::setup;
+use pgnkit::rules::fen::setup;
 use pgnkit::rules::tags::Tags;
 use shakmaty::Position;
 use shakmaty::san::SanPlus;

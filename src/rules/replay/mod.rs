@@ -1,6 +1,9 @@
 //! The replay: one game's tokens played through shakmaty from its start position. The
 //! legal path is a plain `San::to_move` and `play_unchecked`; only when a move fails is
-//! the diagnosis layer asked why.
+//! the diagnosis layer asked why. Beside it: the move counts it keeps (`counts`), the
+//! history the diagnosis reads (`history`), the non-standard move notations it accepts
+//! (`notation`), its fast path for common moves (`piece_move`), and the walk over the
+//! whole movetext, variations included (`movetext`, `variations`).
 
 use std::cell::Cell;
 use std::sync::Arc;
@@ -8,17 +11,25 @@ use std::sync::Arc;
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
-use super::diagnose::{self, Scene};
-use super::draw::{DrawTracker, RepetitionBuffers};
-use super::finding::{Code, Finding};
-use super::history::History;
-use super::notation::{self, PieceLetters};
-use super::result::{self, GameResult, Termination};
-use super::setup::{self, SetupError};
-use super::tags::Tags;
-use super::{piece_move, tag_checks, variations};
-use crate::input::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
-use crate::stats::MoveCounts;
+mod counts;
+pub mod history;
+pub mod movetext;
+pub mod notation;
+pub mod piece_move;
+pub mod variations;
+
+pub use counts::MoveCounts;
+use history::{History, Played};
+use notation::PieceLetters;
+
+use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
+use crate::rules::diagnose::{self, Scene};
+use crate::rules::draw::{DrawTracker, RepetitionBuffers};
+use crate::rules::fen::setup::{self, SetupError};
+use crate::rules::findings::{Code, Finding};
+use crate::rules::result::{self, GameResult, Termination};
+use crate::rules::tags::Tags;
+use crate::rules::tags::checks as tag_checks;
 
 /// How games are replayed.
 #[derive(Debug, Clone, Copy)]
@@ -115,14 +126,14 @@ impl GameReport {
     pub fn first_error(&self) -> Option<&Finding> {
         self.findings
             .iter()
-            .find(|f| f.severity() == super::finding::Severity::Error)
+            .find(|f| f.severity() == crate::rules::findings::Severity::Error)
     }
 }
 
 /// Writes a position as `pgnkit fen` does by default (en passant after every double step).
 pub fn fen_of(pos: &Chess) -> String {
     let mut fen = String::new();
-    super::fen_style::append_fen(pos, EnPassantMode::Always, &mut fen);
+    crate::rules::fen::style::append_fen(pos, EnPassantMode::Always, &mut fen);
     fen
 }
 
@@ -174,7 +185,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
 
 thread_local! {
     /// `Replay::played` of the thread's last game, reused by its next one.
-    static PLAYED: Cell<Vec<(Move, (u32, u32))>> = const { Cell::new(Vec::new()) };
+    static PLAYED: Cell<Vec<Played>> = const { Cell::new(Vec::new()) };
     /// The position history buffers of the thread's last game, reused by its next one.
     static HISTORY: Cell<RepetitionBuffers> = Cell::new(RepetitionBuffers::default());
 }
@@ -189,7 +200,7 @@ struct Replay<'a> {
     /// The start position and the moves played from it: the diagnosis's `History` is
     /// rebuilt from them only when a move fails, so the legal path records nothing more.
     start: Chess,
-    played: Vec<(Move, (u32, u32))>,
+    played: Vec<Played>,
     /// The first termination marker outside variations.
     marker: Option<GameResult>,
     /// The ply at which a fivefold repetition, the 75-move rule or dead material ended the game.
@@ -386,7 +397,10 @@ impl Replay<'_> {
             let message = self.missed_en_passant_message();
             self.move_finding(Code::EnPassantMissed, token, message);
         }
-        self.played.push((m, (token.start, token.end)));
+        self.played.push(Played {
+            mv: m,
+            token: token.span,
+        });
         self.pos.play_unchecked(m);
         self.report.plies += 1;
         let ply = self.report.plies;
@@ -452,7 +466,7 @@ impl Replay<'_> {
     fn position_before_last_move(&self) -> Chess {
         let mut pos = self.start.clone();
         let earlier = self.played.len().saturating_sub(1);
-        for &(m, _) in self.played.iter().take(earlier) {
+        for &Played { mv: m, .. } in self.played.iter().take(earlier) {
             pos.play_unchecked(m);
         }
         pos

@@ -2,7 +2,9 @@
 
 use std::borrow::Cow;
 
-use crate::input::{RawGame, TextDecoder};
+pub mod checks;
+
+use crate::pgn::{RawGame, TextDecoder};
 
 /// Tag pairs in input order, decoded (escapes resolved, UTF-8 or Latin-1). All the text
 /// lives in one string, so a game's tags cost two allocations, not two per tag.
@@ -43,15 +45,15 @@ impl Tags {
         let size = raw
             .tags
             .iter()
-            .map(|t| t.value.1.saturating_sub(t.name.0) as usize)
+            .map(|t| t.value.end.saturating_sub(t.name.start) as usize)
             .sum();
         let mut text = Vec::with_capacity(size);
         let mut spans = Vec::with_capacity(raw.tags.len());
         for tag in &raw.tags {
             let start = text.len();
-            text.extend_from_slice(&text_of(raw.text(tag.name.0, tag.name.1))?);
+            text.extend_from_slice(&text_of(raw.text(tag.name))?);
             let name_end = text.len();
-            unescape_into(&text_of(raw.text(tag.value.0, tag.value.1))?, &mut text);
+            unescape_into(&text_of(raw.text(tag.value))?, &mut text);
             spans.push((start, name_end, text.len()));
         }
         let text = String::from_utf8(text).ok()?;
