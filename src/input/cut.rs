@@ -1,5 +1,7 @@
 //! Where a stream may be cut into parts that the workers split each on its own.
 
+use crate::pgn::Span;
+
 use super::split::lines::{first_significant, looks_like_tag_line};
 
 /// How far into a line the start of a tag pair is looked for by `last_safe_cut`: within
@@ -21,7 +23,7 @@ pub(super) fn last_safe_cut(bytes: &[u8]) -> Option<usize> {
     // The start of the last line seen that opens a tag pair, while only blank lines follow.
     let mut tag_line: Option<usize> = None;
     loop {
-        let line = bytes.get(start..end).unwrap_or_default();
+        let line = Span::new(start, end).of(bytes);
         if let Some(i) = first_significant(line) {
             let first = line.get(i).copied();
             // A `[` further on a line of movetext may start a game there (after a

@@ -111,7 +111,7 @@ impl State {
             self.bytes_read += line.len() as u64;
             let first = first_significant(line);
             if self.is_boundary(line, first) {
-                self.append(buf.get(copied..pos).unwrap_or_default());
+                self.append(Span::new(copied, pos).of(buf));
                 let next = self.new_game(line_no);
                 let finished = self.finish_current(false);
                 self.game = Some(next);
@@ -119,7 +119,7 @@ impl State {
                 copied = pos;
                 pos += self.end_of_line(line.len(), end);
                 if finished.is_some() {
-                    self.append(buf.get(copied..pos).unwrap_or_default());
+                    self.append(Span::new(copied, pos).of(buf));
                     return (pos, finished);
                 }
                 continue;
@@ -127,7 +127,7 @@ impl State {
             if self.current.overflow {
                 // Past the size limit the line is followed, then dropped.
                 self.skip.scan(&mut self.current, line);
-                self.append(buf.get(copied..pos).unwrap_or_default());
+                self.append(Span::new(copied, pos).of(buf));
                 pos += line.len();
                 copied = pos;
                 continue;
@@ -135,7 +135,7 @@ impl State {
             let end = self.process_line(line, line_start, first, line_no, false);
             pos += self.end_of_line(line.len(), end);
         }
-        self.append(buf.get(copied..pos).unwrap_or_default());
+        self.append(Span::new(copied, pos).of(buf));
         (pos, None)
     }
 
@@ -415,7 +415,7 @@ pub(super) fn trim_between_games(game: &mut RawGame) {
     while end > keep {
         let before = game.bytes.get(..end - 1).unwrap_or_default();
         let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-        let line = game.bytes.get(start..end).unwrap_or_default();
+        let line = Span::new(start, end).of(&game.bytes);
         if start < keep || !is_between_games(line) {
             break;
         }

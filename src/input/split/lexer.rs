@@ -79,7 +79,7 @@ pub(super) fn lex_movetext(
             // A word: a move, a move number, a result or a glyph.
             let rest = bytes.get(i..).unwrap_or_default();
             let len = word_len(rest);
-            let word = rest.get(..len).unwrap_or_default();
+            let word = Span::new(0, len).of(rest);
             let kind = if cls & DIGIT != 0 {
                 let digits = word
                     .iter()

@@ -148,7 +148,7 @@ pub(super) fn repair_tag(bytes: &[u8], start: usize) -> BadTag {
             .all(|c| c.is_ascii_alphanumeric() || *c == b'_');
     // Skipped up to its `]`, or to the end of the line.
     let skip_from = |from: usize| {
-        let rest = bytes.get(from..end).unwrap_or_default();
+        let rest = Span::new(from, end).of(bytes);
         memchr::memchr(b']', rest).map_or(end, |close| from + close + 1)
     };
     if !good_name {
