@@ -11,7 +11,10 @@ pub mod exit;
 pub mod filter;
 pub mod input;
 pub mod interrupt;
+#[cfg(test)]
+mod layers;
 pub mod output;
+pub mod pgn;
 pub mod pipeline;
 pub mod progress;
 pub mod rules;

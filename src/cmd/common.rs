@@ -9,8 +9,9 @@ use crate::cli::{Context, InputArgs};
 use crate::exit::ExitStatus;
 use crate::filter::dedupe::Seen;
 use crate::filter::{GameFilter, Judged};
-use crate::input::{Limits, Listing, Source, TextDecoder, expand_inputs};
+use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
+use crate::pgn::TextDecoder;
 use crate::pipeline::{Pipeline, Totals};
 use crate::rules::{GameReport, ReplayOptions, Severity};
 
@@ -114,8 +115,8 @@ pub fn run_games<T, P, S>(
 ) -> anyhow::Result<Totals>
 where
     T: Send,
-    P: Fn(&crate::input::RawGame) -> Judged<T> + Sync,
-    S: FnMut(&crate::input::RawGame, &T) -> anyhow::Result<()> + Send,
+    P: Fn(&crate::pgn::RawGame) -> Judged<T> + Sync,
+    S: FnMut(&crate::pgn::RawGame, &T) -> anyhow::Result<()> + Send,
 {
     let mut seen = filter.dedupe.map(|_| Seen::new(false));
     let mut kept = 0u64;

@@ -9,7 +9,7 @@ use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::rules::PlyVisitor;
-use crate::rules::fen_style::{CastlingLetters, EpConvention, FenStyle};
+use crate::rules::fen::style::{CastlingLetters, EpConvention, FenStyle};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
 ///

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Color, EnPassantMode, Position, Role};
 use siphasher::sip128::{Hasher128, SipHasher13};
 
-use crate::input::{RawGame, TokenKind};
+use crate::pgn::{RawGame, TokenKind};
 use crate::rules::{GameReport, Status};
 
 /// Bytes of memory each kept game costs: its key (the hash table's spare room comes on

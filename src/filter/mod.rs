@@ -16,7 +16,7 @@ use std::cell::RefCell;
 
 use shakmaty::Chess;
 
-use crate::input::RawGame;
+use crate::pgn::RawGame;
 use crate::rules::tags::Tags;
 use crate::rules::{GameReport, PlyVisitor, ReplayOptions, replay};
 use crate::stats::StatsRow;
