@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
+use crate::pipeline::{GameRange, Shard};
 
 /// Validate, measure and convert chess game archives (PGN/FEN).
 ///
@@ -44,6 +45,7 @@ pub enum Command {
     Convert(cmd::convert::Args),
     Perft(cmd::perft::Args),
     Report(cmd::report::Args),
+    Select(cmd::select::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -89,7 +91,7 @@ pub struct GlobalArgs {
     /// Worker threads (default: all cores): each reads a chunk of whole games in turn,
     /// splits and replays it, and writes results when theirs come next. `--threads 1`,
     /// and a `--games` range, run the whole pipeline on one thread. Output never depends
-    /// on it.
+    /// on it. At most 4 per core: more is cut to that, with a warning.
     #[arg(
         short = 'j',
         long,
@@ -140,34 +142,16 @@ pub struct InputArgs {
     /// (to the end), `..50`. Combined with --shard, a game must satisfy both.
     #[arg(long, value_name = "A..B", value_parser = parse_games, help_heading = "Input")]
     pub games: Option<GameRange>,
+
+    /// `--where`, `--reaches`, `--material`, `--dedupe` (judged after --games/--shard).
+    #[command(flatten)]
+    pub filters: crate::filter::FilterArgs,
 }
 
 impl InputArgs {
     /// The games `--game` or `--games` pick, if either was given.
     pub fn game_range(&self) -> Option<GameRange> {
         self.game.or(self.games)
-    }
-}
-
-/// `--game N` / `--games A..B`: a 1-based inclusive range of games over the whole input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameRange {
-    pub first: u64,
-    /// `None`: to the end of the input.
-    pub last: Option<u64>,
-}
-
-impl GameRange {
-    /// Whether the game with this 0-based index over the whole input is in the range.
-    pub fn contains(&self, game_index: u64) -> bool {
-        let number = game_index.saturating_add(1);
-        number >= self.first && self.last.is_none_or(|last| number <= last)
-    }
-
-    /// Whether no game at or after this 0-based index can be in the range.
-    pub fn is_past(&self, game_index: u64) -> bool {
-        self.last
-            .is_some_and(|last| game_index.saturating_add(1) > last)
     }
 }
 
@@ -209,20 +193,6 @@ fn parse_games(text: &str) -> Result<GameRange, String> {
     Ok(GameRange { first, last })
 }
 
-/// `--shard K/N`: this worker's part of a split archive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    /// Whether the game with this 0-based index over the whole input belongs to the shard.
-    pub fn contains(&self, game_index: u64) -> bool {
-        game_index % self.count == self.index
-    }
-}
-
 fn parse_shard(text: &str) -> Result<Shard, String> {
     let (k, n) = text
         .split_once('/')
@@ -247,10 +217,17 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 #[derive(Debug, Clone, Args)]
 pub struct OutputArg {
     /// Write to FILE instead of stdout (a regular file is written under a temporary name
-    /// and renamed when complete).
+    /// and renamed when complete, through a symbolic link to its target; an input, or
+    /// another output of the command, is refused).
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
 }
+
+/// The most worker threads per core `--threads` gets. The work is CPU-bound, so threads
+/// beyond the cores only take turns; each holds up to two pieces of input in flight, so
+/// memory grows with their number, and an unbounded count (`--threads 100000`) failed to
+/// start. Four per core leaves room for a container that reports fewer cores than it uses.
+pub const THREADS_PER_CORE: usize = 4;
 
 /// Decisions about the terminal and the machine, taken once at start-up and passed down.
 #[derive(Debug, Clone)]
@@ -265,10 +242,18 @@ pub struct Context {
 
 impl Context {
     pub fn new(global: &GlobalArgs, writes_to_stdout: bool) -> Context {
-        let threads = global
-            .threads
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let most = cores.saturating_mul(THREADS_PER_CORE);
+        let threads = match global.threads.filter(|&n| n > 0) {
+            Some(asked) if asked > most => {
+                crate::say!(
+                    "pgnkit: warning: --threads {asked} is more than {THREADS_PER_CORE} per core; using {most} ({cores} cores)"
+                );
+                most
+            }
+            Some(asked) => asked,
+            None => cores,
+        };
         let color = match global.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,

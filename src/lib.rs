@@ -8,13 +8,18 @@
 pub mod cli;
 pub mod cmd;
 pub mod exit;
+pub mod filter;
 pub mod input;
 pub mod interrupt;
+#[cfg(test)]
+mod layers;
 pub mod output;
+pub mod pgn;
 pub mod pipeline;
 pub mod progress;
 pub mod rules;
 pub mod stats;
+pub mod stderr;
 
 use cli::{Cli, Command};
 use exit::ExitStatus;
@@ -31,6 +36,7 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Convert(args) => cmd::convert::run(args, global),
         Command::Perft(args) => cmd::perft::run(args, global),
         Command::Report(args) => cmd::report::run(args, global),
+        Command::Select(args) => cmd::select::run(args, global),
         Command::Completions(args) => cmd::completions::run(args, global),
         Command::Man(args) => cmd::man::run(args, global),
     };
@@ -38,11 +44,11 @@ pub fn run(cli: Cli) -> ExitStatus {
         Ok(status) => status,
         Err(err) if output::is_broken_pipe(&err) => ExitStatus::Success,
         Err(err) if interrupt::is_interruption(&err) => {
-            eprintln!("pgnkit: interrupted");
+            crate::say!("pgnkit: interrupted");
             ExitStatus::Interrupted
         }
         Err(err) => {
-            eprintln!("pgnkit: {err:#}");
+            crate::say!("pgnkit: {}", output::terminal::visible(&format!("{err:#}")));
             ExitStatus::Error
         }
     }

@@ -8,15 +8,19 @@ use crate::cli::{GlobalArgs, OutputArg};
 use crate::cmd::common::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::terminal::visible;
 use crate::rules::Severity;
-use crate::rules::epd;
-use crate::rules::fen_check::{self, CheckOptions};
+use crate::rules::fen::check::{self as fen_check, CheckOptions};
+use crate::rules::fen::epd;
 
 /// Check FEN positions and name every defect.
 ///
 /// Positions come from the arguments, or one per line from `--input FILE` or stdin (EPD
-/// lines too: the opcodes are ignored; blank and `#` lines are skipped; a line longer
-/// than 64 KiB is reported on stderr as an error and skipped). Errors (the
+/// lines too: four fields, then `;`-terminated operations, which are ignored; `- -` as
+/// placeholder clocks; blank and `#` lines are skipped; a line longer
+/// than 64 KiB is reported on stderr as an error and skipped). Anything else that is not a
+/// standard FEN (a ninth rank or pocket, a rank like `17`, a clock that is not a number)
+/// is fen.syntax naming the field; every command reads FENs this way. Errors (the
 /// position is not legal; exit 1): fen.syntax, fen.empty-board, fen.missing-king,
 /// fen.too-many-kings, fen.pawns-on-backrank, fen.invalid-castling-rights,
 /// fen.invalid-ep-square, fen.opposite-check, fen.impossible-check,
@@ -73,6 +77,8 @@ struct Record<'a> {
 }
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    args.positions
+        .refuse_as_output(args.output.output.as_deref())?;
     let options = CheckOptions {
         chess960: args.chess960,
         repair: args.repair,
@@ -91,12 +97,14 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok(item) => item,
             Err(source) => {
                 errors += 1;
-                eprintln!("pgnkit: {}", too_long(&source));
+                crate::say!("pgnkit: {}", visible(&too_long(&source)));
                 return Ok(());
             }
         };
-        let fen = epd::split_line(&item.text).fen;
-        let defects = fen_check::check(&fen, options);
+        // The position fields as written (a line that does not parse: all of it).
+        let fen = epd::parse(&item.text)
+            .map_or_else(|_| item.text.trim().to_string(), |(line, _)| line.fen);
+        let defects = fen_check::check(&item.text, options);
         errors += defects
             .iter()
             .filter(|d| d.severity == Severity::Error)
@@ -105,7 +113,7 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             && args.format == CheckFormat::Text
             && defects.is_empty()
         {
-            writeln!(out, "{fen}: ok")?;
+            writeln!(out, "{}: ok", visible(&fen))?;
         }
         for defect in &defects {
             let record = Record {
@@ -126,7 +134,10 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                     writeln!(
                         out,
                         "{}: {}[{}]: {}",
-                        fen, record.severity, record.code, record.message
+                        visible(&fen),
+                        record.severity,
+                        record.code,
+                        visible(record.message)
                     )?;
                 }
             }

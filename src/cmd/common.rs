@@ -1,30 +1,83 @@
 //! Set-up shared by the commands that read games: the source list and the pipeline.
 
 use std::io::{BufRead, IsTerminal};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
 use crate::cli::{Context, InputArgs};
 use crate::exit::ExitStatus;
-use crate::input::{Limits, Source, TextDecoder, expand_inputs};
+use crate::filter::dedupe::Seen;
+use crate::filter::{GameFilter, Judged};
+use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
+use crate::pgn::TextDecoder;
 use crate::pipeline::{Pipeline, Totals};
 use crate::rules::{GameReport, ReplayOptions, Severity};
 
-/// The sources the INPUT arguments name; problems listing folders are printed here and
-/// counted (they make the exit code 2).
-pub fn sources(input: &InputArgs) -> (Vec<Source>, u64) {
-    let (sources, errors) = expand_inputs(&input.inputs);
+/// The sources the INPUT arguments name, checked before any output is created: problems
+/// listing folders are printed here and counted (they make the exit code 2); an output
+/// (flag, path) that is also an input or another output is refused; and when not one
+/// input can be opened, each is named and the run ends here (exit 2) with no output file
+/// created or replaced and no summary.
+pub fn sources(
+    input: &InputArgs,
+    outputs: &[(&str, Option<&Path>)],
+) -> anyhow::Result<(Vec<Source>, u64)> {
+    let Listing {
+        sources,
+        errors,
+        warnings,
+    } = expand_inputs(&input.inputs);
+    for warning in &warnings {
+        crate::say!(
+            "pgnkit: warning: {}",
+            crate::output::terminal::visible(warning)
+        );
+    }
     for error in &errors {
-        eprintln!("pgnkit: cannot open {}: {}", error.name, error.reason);
+        let message = format!("cannot open {}: {}", error.name, error.reason);
+        crate::say!("pgnkit: {}", crate::output::terminal::visible(&message));
+    }
+    let files = sources.iter().filter_map(|source| match source {
+        Source::File { name, path } => Some((name.as_str(), path.as_path())),
+        Source::Stdin => None,
+    });
+    crate::output::refuse_shared_paths(files, outputs)?;
+    if !errors.is_empty() || !sources.is_empty() {
+        let unopened: Vec<String> = sources.iter().filter_map(cannot_open).collect();
+        if unopened.len() == sources.len() {
+            for reason in &unopened {
+                crate::say!("pgnkit: {}", crate::output::terminal::visible(reason));
+            }
+            anyhow::bail!("no input could be opened: nothing written");
+        }
     }
     if sources.contains(&Source::Stdin) && std::io::stdin().is_terminal() {
-        eprintln!(
+        crate::say!(
             "pgnkit: reading PGN from stdin (give a file or folder, or pipe games in; Ctrl-D ends)"
         );
     }
-    (sources, errors.len() as u64)
+    Ok((sources, errors.len() as u64))
+}
+
+/// `cannot open NAME: ERROR` for a source that cannot be opened. A regular file is opened
+/// and closed; a pipe or a device is not (opening a named pipe can block, or take the
+/// bytes from the reading that follows), so it counts as openable when it exists.
+fn cannot_open(source: &Source) -> Option<String> {
+    let Source::File { name, path } = source else {
+        return None;
+    };
+    let outcome = std::fs::metadata(path).and_then(|meta| {
+        if meta.is_file() {
+            std::fs::File::open(path).map(drop)
+        } else {
+            Ok(())
+        }
+    });
+    outcome
+        .err()
+        .map(|err| format!("cannot open {name}: {err}"))
 }
 
 /// How games are replayed, as `--encoding` asks.
@@ -47,6 +100,58 @@ pub fn pipeline(ctx: &Context, input: &InputArgs) -> Pipeline {
     }
 }
 
+/// Runs `pipeline` over `sources` (see [`Pipeline::run`]) and warns when it read or
+/// picked no game: the one way every command that reads games runs them, so that none
+/// forgets the warning. `process` judges each game with `filter` (usually through
+/// [`GameFilter::replay`]); `sink` sees, in input order, the games it selected that
+/// `--dedupe` keeps.
+pub fn run_games<T, P, S>(
+    pipeline: &Pipeline,
+    input: &InputArgs,
+    sources: &[Source],
+    filter: &GameFilter,
+    process: P,
+    mut sink: S,
+) -> anyhow::Result<Totals>
+where
+    T: Send,
+    P: Fn(&crate::pgn::RawGame) -> Judged<T> + Sync,
+    S: FnMut(&crate::pgn::RawGame, &T) -> anyhow::Result<()> + Send,
+{
+    let mut seen = filter.dedupe.map(|_| Seen::new(false));
+    let mut kept = 0u64;
+    let totals = pipeline.run(sources, process, |raw, judged| {
+        let Some(value) = &judged.value else {
+            return Ok(());
+        };
+        if let (Some(seen), Some(key)) = (&mut seen, judged.verdict.key)
+            && seen.first(key, raw).is_err()
+        {
+            return Ok(());
+        }
+        kept += 1;
+        sink(raw, value)
+    })?;
+    warn_if_no_game(input, &totals);
+    warn_if_filtered_out(filter, &totals, kept);
+    Ok(totals)
+}
+
+/// A warning when the game filters kept none of the games read (shown with --quiet too).
+pub fn warn_if_filtered_out(filter: &GameFilter, totals: &Totals, kept: u64) {
+    if filter.is_active() && kept == 0 && totals.games > 0 {
+        crate::say!(
+            "pgnkit: warning: the game filters kept none of the {} games picked",
+            totals.games
+        );
+    }
+}
+
+/// The game filters as the flags ask for them.
+pub fn filter(input: &InputArgs) -> anyhow::Result<GameFilter> {
+    GameFilter::new(&input.filters)
+}
+
 /// A warning on stderr when a run read no game at all, or picked none: an empty file or a
 /// wrong `--game` is easy to miss when the output is just empty. Shown with --quiet too.
 pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
@@ -54,7 +159,7 @@ pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
         return;
     }
     if totals.games_found == 0 {
-        eprintln!("pgnkit: warning: the input holds no game");
+        crate::say!("pgnkit: warning: the input holds no game");
     } else {
         let mut filters = Vec::new();
         if input.game_range().is_some() {
@@ -63,7 +168,7 @@ pub fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
         if input.shard.is_some() {
             filters.push("--shard");
         }
-        eprintln!(
+        crate::say!(
             "pgnkit: warning: {} picked no game ({} read)",
             filters.join(" and "),
             totals.games_found
@@ -87,7 +192,8 @@ pub fn exit_status(error_findings: u64, input_errors: u64) -> ExitStatus {
 /// Error findings of commands whose stdout carries data (fen, convert): written to stderr
 /// as `validate` writes them, and counted for the exit code.
 pub struct StderrErrors {
-    writer: FindingWriter<std::io::Stderr>,
+    /// Lossy: a finding that cannot be written to stderr never stops the data output.
+    writer: FindingWriter<crate::stderr::LossyStderr>,
     pub count: u64,
 }
 
@@ -95,7 +201,7 @@ impl StderrErrors {
     pub fn new() -> StderrErrors {
         StderrErrors {
             writer: FindingWriter::new(
-                std::io::stderr(),
+                crate::stderr::LossyStderr,
                 FindingFormat::Text,
                 false,
                 TextDetail::default(),
@@ -161,6 +267,13 @@ pub struct PositionLine {
 pub const MAX_POSITION_LINE: usize = 64 * 1024;
 
 impl PositionArgs {
+    /// Refuses an `-o` that is the `--input` file, before either is opened.
+    pub fn refuse_as_output(&self, output: Option<&Path>) -> anyhow::Result<()> {
+        let name = self.input.as_ref().map(|p| p.display().to_string());
+        let input = name.as_deref().zip(self.input.as_deref());
+        crate::output::refuse_shared_paths(input, &[("-o", output)])
+    }
+
     /// Hands every position line to `each` in order, reading a file or stdin line by line;
     /// a line longer than `MAX_POSITION_LINE` comes as `Err(FILE:LINE)`, and the reading
     /// goes on after it.

@@ -22,9 +22,12 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
+  mkdir -p ~/.local/share/bash-completion/completions
   pgnkit completions bash > ~/.local/share/bash-completion/completions/pgnkit
-  pgnkit completions zsh > ~/.zfunc/_pgnkit        (with fpath+=~/.zfunc in .zshrc)
+  mkdir -p ~/.zfunc && pgnkit completions zsh > ~/.zfunc/_pgnkit   (fpath+=~/.zfunc in .zshrc)
+  mkdir -p ~/.config/fish/completions
   pgnkit completions fish > ~/.config/fish/completions/pgnkit.fish
+  mkdir -p ~/.config/elvish/lib && pgnkit completions elvish > ~/.config/elvish/lib/pgnkit.elv
   pgnkit completions powershell >> $PROFILE";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {

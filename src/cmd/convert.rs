@@ -4,13 +4,13 @@
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
-use crate::input::RawGame;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
-use crate::rules::movetext::{Step, walk};
+use crate::pgn::{RawGame, TokenKind};
+use crate::rules::fen::setup::start_position;
+use crate::rules::replay::movetext::{Step, walk};
 use crate::rules::result::GameResult;
-use crate::rules::setup::start_position;
-use crate::rules::{GameReport, ReplayOptions, Status, replay};
+use crate::rules::{GameReport, ReplayOptions, Status};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
 ///
@@ -18,13 +18,20 @@ use crate::rules::{GameReport, ReplayOptions, Status, replay};
 /// Date as `????.??.??`), the other tags in input order, moves in standard SAN with
 /// correct `+`/`#`, comments as `{ ... }` (whitespace collapsed), `!`/`?` and
 /// annotation symbols as `$N` NAGs (`D`, the diagram mark, is dropped), variations
-/// replayed from their own positions. A variation with an illegal move is kept up to
-/// that move, followed by a comment naming the move and what is wrong; an error in the
-/// main line is handled the same way (or the game is skipped with --skip-invalid), and
-/// the error is reported on stderr (exit 1). Games that cannot start (unsupported
+/// replayed from their own positions. No move is lost: a line with an illegal move is
+/// replayed up to it, and the rest of the line is kept as one comment `{ rest: ... }`
+/// holding the original tokens (comments in it as `<text>`). In a variation a comment
+/// naming the move and what is wrong comes first; an error in the main line is reported
+/// on stderr (exit 1), or the game is skipped with --skip-invalid. A PlyCount tag is
+/// rewritten to the main line's plies written. Games that cannot start (unsupported
 /// variant, invalid [FEN]) are reported and skipped. The termination marker and the
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
-/// `*`). In SAN the output converts to itself byte for byte.
+/// `*`). With `--moves san` and `--moves lan` the output converts to itself byte for
+/// byte (a UCI promotion with capture is not read back).
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    reason = "this is --help text: [FEN] is the PGN tag, not a link"
+)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
@@ -56,7 +63,8 @@ Examples:
   pgnkit convert messy.pgn -o clean.pgn                 standard PGN, 80 columns
   pgnkit convert event.pgn --skip-invalid -o valid.pgn  only games without errors
   pgnkit convert --no-comments --no-variations --moves uci games.pgn
-  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games";
+  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
+  pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once";
 
 /// What the writer needs of each game.
 struct Converted {
@@ -68,14 +76,23 @@ struct Converted {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
-    let (sources, listing_errors) = common::sources(&args.input);
+    let filter = common::filter(&args.input)?;
+    let (sources, listing_errors) =
+        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut errors = common::StderrErrors::new();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
-        |raw| convert_game(raw, &options, &args),
+        &filter,
+        |raw| {
+            filter
+                .replay(raw, &options, &mut ())
+                .map(|report| convert_game(raw, report, &options, &args))
+        },
         |_raw, converted| {
             let report = &converted.report;
             errors.report(report)?;
@@ -95,8 +112,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
-fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converted {
-    let report = replay(raw, options, &mut ());
+fn convert_game(
+    raw: &RawGame,
+    report: GameReport,
+    options: &ReplayOptions,
+    args: &Args,
+) -> Converted {
     let writable = match report.status {
         Status::Ok => true,
         Status::Illegal => !args.skip_invalid,
@@ -106,17 +127,19 @@ fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converte
     let game = match (writable, start) {
         (true, Some(start)) => {
             let result = GameResult::parse(&report.result).map_or("*", GameResult::as_str);
-            // The Result tag always agrees with the marker written (R of SPEC.md).
+            let (mut movetext, plies) = movetext_of(raw, &start, options, args);
+            // The Result tag always agrees with the marker written (R of SPEC.md), and a
+            // PlyCount tag with the main line written.
             let pairs: Vec<(String, String)> = report
                 .tags
                 .iter()
                 .map(|(name, value)| match name {
                     "Result" => (name.to_string(), result.to_string()),
+                    "PlyCount" => (name.to_string(), plies.to_string()),
                     _ => (name.to_string(), value.to_string()),
                 })
                 .collect();
             let tags = ordered_tags(&pairs, result);
-            let mut movetext = movetext_of(raw, &start, options, args);
             movetext.push_result(result);
             Some((tags, movetext))
         }
@@ -125,24 +148,36 @@ fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converte
     Converted { report, game }
 }
 
-/// The movetext of every line, as the flags ask for it.
+/// The movetext of every line, as the flags ask for it, and the plies of its main line.
 fn movetext_of(
     raw: &RawGame,
     start: &shakmaty::Chess,
     options: &ReplayOptions,
     args: &Args,
-) -> Movetext {
+) -> (Movetext, u32) {
     let mut movetext = Movetext::new();
     // Depth inside variations that --no-variations leaves out.
     let mut dropped = 0u32;
+    // Depth inside variations that are written, to count the main line's plies.
+    let mut depth = 0u32;
+    let mut plies = 0u32;
     for step in walk(raw, start, options) {
         match step {
             Step::VariationStart if args.no_variations => dropped += 1,
             Step::VariationEnd if args.no_variations => dropped = dropped.saturating_sub(1),
             _ if dropped > 0 => {}
-            Step::VariationStart => movetext.start_variation(),
-            Step::VariationEnd => movetext.end_variation(),
+            Step::VariationStart => {
+                depth += 1;
+                movetext.start_variation();
+            }
+            Step::VariationEnd => {
+                depth = depth.saturating_sub(1);
+                movetext.end_variation();
+            }
             Step::Move { before, m, .. } => {
+                if depth == 0 {
+                    plies += 1;
+                }
                 movetext.push_move(&before, move_text(&before, m, args.moves))
             }
             // `--` in every style: `0000` would read back as a move number.
@@ -156,6 +191,9 @@ fn movetext_of(
                 let text = options.decoder.decode(raw.token_text(&token));
                 if let Some(nag) = nag_of(&text) {
                     movetext.push_nag(nag);
+                } else if let Some(number) = text.strip_prefix('$') {
+                    // Past the standard's 255: kept as written, not dropped.
+                    movetext.push_nag(number);
                 }
             }
             Step::Illegal {
@@ -163,21 +201,61 @@ fn movetext_of(
                 code,
                 message,
                 main_line,
+                token,
                 ..
             } => {
-                let rest = if main_line {
-                    "the game"
-                } else {
-                    "the variation"
-                };
-                movetext.push_comment(&format!(
-                    "{text}: {}: {message}; {rest} stops here",
-                    code.as_str()
-                ));
+                // The main line's error is on stderr; a variation's is only here.
+                if !main_line {
+                    movetext.push_comment(&format!(
+                        "{text}: {}: {message}; the variation stops here",
+                        code.as_str()
+                    ));
+                }
+                let rest = rest_of_line(raw, token, main_line, options);
+                movetext.push_comment(&format!("rest: {rest}"));
             }
         }
     }
-    movetext
+    (movetext, plies)
+}
+
+/// The tokens of a line from the one at `first` (the move that could not be played) to
+/// the line's end, as written, so that no move is lost: variations inside it kept, its
+/// comments as `<text>` (a `}` would end the comment that holds them). A variation ends
+/// at its `)`; the main line at the termination marker (a stray `)` in it is kept).
+fn rest_of_line(raw: &RawGame, first: usize, main_line: bool, options: &ReplayOptions) -> String {
+    let mut rest = String::new();
+    let mut depth = 0u32;
+    // The move's number (`4.` of `4. Nd5`) belongs with it.
+    let tokens = raw.tokens.get(..first).unwrap_or_default();
+    let numbered = tokens
+        .iter()
+        .rev()
+        .take_while(|t| t.kind == TokenKind::MoveNumber)
+        .count();
+    for token in raw.tokens.iter().skip(first.saturating_sub(numbered)) {
+        let text = options.decoder.decode(raw.token_text(token));
+        let word = match token.kind {
+            TokenKind::Result => break,
+            TokenKind::VariationEnd if depth == 0 && !main_line => break,
+            TokenKind::VariationEnd => {
+                depth = depth.saturating_sub(1);
+                rest.push(')');
+                continue;
+            }
+            TokenKind::VariationStart => {
+                depth += 1;
+                "(".to_string()
+            }
+            TokenKind::Comment => format!("<{}>", comment_body(&text).trim()).replace('}', ")"),
+            _ => text.into_owned(),
+        };
+        if !rest.is_empty() && !rest.ends_with('(') {
+            rest.push(' ');
+        }
+        rest.push_str(&word);
+    }
+    rest
 }
 
 /// The text of a `{...}` or `; ...` comment.

@@ -8,14 +8,18 @@ use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::rules::fen_style::{CastlingLetters, EpConvention, FenStyle};
-use crate::rules::{PlyVisitor, replay};
+use crate::rules::PlyVisitor;
+use crate::rules::fen::style::{CastlingLetters, EpConvention, FenStyle};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
 ///
 /// A game that stops at an illegal move gives its FENs up to that point; games with an
 /// unsupported variant or an invalid [FEN] tag give none. Their error findings go to
 /// stderr (as `validate` writes them) and the exit code is 1.
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    reason = "this is --help text: [FEN] is the PGN tag, not a link"
+)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
@@ -34,8 +38,8 @@ pub struct Args {
     #[arg(long, value_name = "N", help_heading = "Output")]
     pub ply: Option<u32>,
 
-    /// text: one FEN per line; csv: `file,game,line,ply,san,fen` with a header (`san` as
-    /// written in the file, empty at ply 0).
+    /// text: one FEN per line; csv: `file,game,line,ply,san,fen` with a header (`san`: the
+    /// move in standard SAN however the file wrote it, empty at ply 0).
     #[arg(long, value_enum, default_value_t = FenFormat::Text, help_heading = "Output")]
     pub format: FenFormat,
 
@@ -55,7 +59,8 @@ Examples:
   pgnkit fen games.pgn                           the final position of each game
   pgnkit fen games.pgn --game 3 --every-ply      every position of game 3
   pgnkit fen --every-ply --format csv games.pgn  with game, line, ply and move
-  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess";
+  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess
+  pgnkit fen games.pgn --material KRPPvKR        games that reach this ending";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {
@@ -175,6 +180,7 @@ struct CsvRow<'a> {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let want = match (args.every_ply, args.ply) {
         (true, _) => Want::Every,
         (false, Some(n)) => Want::Ply(n),
@@ -184,7 +190,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         ep: args.ep,
         castling: args.castling,
     };
-    let (sources, listing_errors) = common::sources(&args.input);
+    let (sources, listing_errors) =
+        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;
@@ -194,15 +201,19 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         FenFormat::Text => Sink::Text(output),
     };
     let mut errors = common::StderrErrors::new();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
+        &filter,
         |raw| {
             let mut collector = FenCollector::new(style, want, lines_only);
-            let report = replay(raw, &options, &mut collector);
-            if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
-                collector.push_row(ply, san, pos);
-            }
-            (report, collector)
+            filter.replay(raw, &options, &mut collector).map(|report| {
+                if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
+                    collector.push_row(ply, san, pos);
+                }
+                (report, collector)
+            })
         },
         |raw, (report, rows)| {
             errors.report(report)?;

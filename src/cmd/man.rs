@@ -25,8 +25,9 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
-  pgnkit man > pgnkit.1 && man ./pgnkit.1
-  pgnkit man --dir /usr/local/share/man/man1";
+  pgnkit man > pgnkit.1                          the top page only
+  mkdir -p ~/.local/share/man/man1
+  pgnkit man --dir ~/.local/share/man/man1       every page: pgnkit(1), pgnkit-validate(1), ...";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let command = Cli::command();

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use crate::cli::{Context, GlobalArgs, OutputArg};
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::terminal::visible;
 use crate::rules::perft::{self, SuiteEntry};
 
 /// Move-generation self-check: count the leaf nodes of the move tree.
@@ -68,6 +69,11 @@ Examples:
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
+    let suite_name = args.suite.as_ref().map(|p| p.display().to_string());
+    crate::output::refuse_shared_paths(
+        suite_name.as_deref().zip(args.suite.as_deref()),
+        &[("-o", args.output.output.as_deref())],
+    )?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(ctx.threads)
         .build()
@@ -80,7 +86,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (None, Some(fen), Some(depth)) => match perft::position_of(fen) {
             // A bad position is a finding about the data, as in check-fen: exit 1, not 2.
             Err(why) => {
-                eprintln!("pgnkit: {why}");
+                crate::say!("pgnkit: {}", visible(&why.to_string()));
                 ExitStatus::Failure
             }
             Ok(pos) if args.divide => {
@@ -120,8 +126,9 @@ fn run_suite(
 ) -> anyhow::Result<ExitStatus> {
     let name = path.display().to_string();
     if let Some(variant) = perft::variant_of_suite(&name) {
-        eprintln!(
-            "pgnkit: {name}: skipped: a suite of {variant} positions (pgnkit counts standard chess and Chess960 only)"
+        crate::say!(
+            "pgnkit: {}: skipped: a suite of {variant} positions (pgnkit counts standard chess and Chess960 only)",
+            visible(&name)
         );
         return Ok(ExitStatus::Success);
     }
@@ -135,13 +142,14 @@ fn run_suite(
     let mut mismatches = 0u64;
     let mut nodes = 0u64;
     for result in &checked {
-        writeln!(output, "{}", result.line)?;
+        writeln!(output, "{}", visible(&result.line))?;
         mismatches += result.mismatches;
         nodes += result.counted;
     }
     if !ctx.quiet {
-        eprintln!(
-            "pgnkit: {name}: {} positions, {} mismatches, {nodes} nodes in {:.2}s",
+        crate::say!(
+            "pgnkit: {}: {} positions, {} mismatches, {nodes} nodes in {:.2}s",
+            visible(&name),
             checked.len(),
             mismatches,
             started.elapsed().as_secs_f64()

@@ -10,13 +10,16 @@ use crate::cmd::common::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
-use crate::rules::epd;
-use crate::rules::fen_check;
+use crate::output::terminal::visible;
+use crate::rules::fen::check as fen_check;
+use crate::rules::fen::epd;
 
 /// FEN to PGN: a game record that starts from each position.
 ///
 /// Each position becomes a game with the seven-tag roster, `[SetUp "1"]` and `[FEN]`
-/// (and `[Variant "Chess960"]` when its castling rights only make sense in Chess960).
+/// (and `[Variant "Chess960"]` with `--chess960` or when the castling field uses file
+/// letters). Positions are judged as check-fen judges them: `KQkq` rights that only
+/// Chess960 can grant are invalid without `--chess960`.
 /// Positions come from the arguments, or one FEN/EPD per line from `--input FILE` or
 /// stdin. EPD opcodes: `id` becomes the Event tag, `c0`..`c9` and every other opcode a
 /// comment before the moves (`{ bm Qd1+ }`). `--moves` plays the same moves from every
@@ -42,6 +45,10 @@ pub struct Args {
         help_heading = "Rules"
     )]
     pub moves: Option<String>,
+
+    /// Read castling rights as Chess960 (chosen anyway when the field uses file letters).
+    #[arg(long, help_heading = "Rules")]
+    pub chess960: bool,
 }
 
 const EXAMPLES: &str = "\
@@ -52,6 +59,8 @@ Examples:
   pgnkit fen games.pgn | pgnkit pgn                      positions from stdin";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    args.positions
+        .refuse_as_output(args.output.output.as_deref())?;
     let moves: Vec<&str> = args
         .moves
         .as_deref()
@@ -68,15 +77,16 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok(item) => item,
             Err(source) => {
                 failures += 1;
-                eprintln!("pgnkit: {}", too_long(&source));
+                crate::say!("pgnkit: {}", visible(&too_long(&source)));
                 return Ok(());
             }
         };
-        match game_of(&item.text, &moves) {
+        match game_of(&item.text, &moves, args.chess960) {
             Ok((tags, movetext)) => write_game(&mut output, &tags, &movetext)?,
             Err(why) => {
                 failures += 1;
-                eprintln!("pgnkit: {}: {why}", item.source);
+                let message = format!("{}: {why}", item.source);
+                crate::say!("pgnkit: {}", visible(&message));
             }
         }
         Ok(())
@@ -103,21 +113,28 @@ fn is_move_number(word: &str) -> bool {
 type Game = (Vec<(String, String)>, Movetext);
 
 /// The game that starts from `line` and plays `moves`.
-fn game_of(line: &str, moves: &[&str]) -> Result<Game, String> {
-    let epd = epd::split_line(line);
-    let (start, mode) = fen_check::position(&epd.fen, false)
-        .or_else(|standard| fen_check::position(&epd.fen, true).map_err(|_| standard))
-        .map_err(|defects| {
-            let named: Vec<String> = defects
-                .iter()
-                .map(|d| format!("{}: {}", d.code, d.message))
-                .collect();
-            format!(
-                "`{}` is not a legal position: {}",
-                epd.fen,
-                named.join("; ")
-            )
-        })?;
+fn game_of(line: &str, moves: &[&str], chess960: bool) -> Result<Game, String> {
+    let epd = epd::parse(line).map_or_else(
+        |_| epd::EpdLine {
+            fen: line.trim().to_string(),
+            castling: String::new(),
+            opcodes: Vec::new(),
+        },
+        |(epd, _)| epd,
+    );
+    // Judged as `check-fen` and a game's `[FEN]` are: Chess960 only when asked for or
+    // when the castling field uses file letters.
+    let (start, mode) = fen_check::position(line, chess960).map_err(|defects| {
+        let named: Vec<String> = defects
+            .iter()
+            .map(|d| format!("{}: {}", d.code, d.message))
+            .collect();
+        format!(
+            "`{}` is not a legal position: {}",
+            epd.fen,
+            named.join("; ")
+        )
+    })?;
 
     let mut movetext = Movetext::new();
     let mut event = "?".to_string();

@@ -9,7 +9,6 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::replay;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
@@ -41,7 +40,8 @@ const EXAMPLES: &str = "\
 Examples:
   pgnkit report games.pgn -o report.html
   pgnkit report archive/ --limit 20 --title 'Club championship 2024' -o club.html
-  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html";
+  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
+  pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
@@ -50,22 +50,26 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
-    let (sources, listing_errors) = common::sources(&args.input);
+    let filter = common::filter(&args.input)?;
+    let (sources, listing_errors) =
+        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
     let mut output = Output::create(args.output.output.as_deref())?;
 
     let mut builder = ReportBuilder::new(args.limit);
     let mut figures = RunFigures::default();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
-        |raw| replay(raw, &options, &mut ()),
+        &filter,
+        |raw| filter.replay(raw, &options, &mut ()),
         |_raw, report| {
             figures.add_game(report);
             builder.add(report);
             Ok(())
         },
     )?;
-    common::warn_if_no_game(&args.input, &totals);
 
     let inputs = if args.input.inputs.is_empty() {
         vec!["-".to_string()]
@@ -86,7 +90,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     if totals.input_errors + listing_errors > 0 {
         return Ok(ExitStatus::Error);

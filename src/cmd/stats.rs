@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -12,8 +12,7 @@ use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::replay;
-use crate::stats::row::csv_record;
+use crate::stats::row::{csv_record, tag_values};
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -52,6 +51,16 @@ pub struct Args {
     /// in the same format, to stdout or -o.
     #[arg(long, help_heading = "Input")]
     pub merge: bool,
+
+    /// Append one column per named tag (header: the name as given; "" when absent), after
+    /// every other column.
+    #[arg(
+        long,
+        value_name = "TAG,...",
+        value_delimiter = ',',
+        help_heading = "Output"
+    )]
+    pub tags: Vec<String>,
 }
 
 const EXAMPLES: &str = "\
@@ -59,7 +68,9 @@ Examples:
   pgnkit stats games.pgn -o games.csv           one row per game
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
-  pgnkit stats --merge part*.sum.csv -o total.sum.csv";
+  pgnkit stats --merge part*.sum.csv -o total.sum.csv
+  pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end
+  pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.merge {
@@ -68,7 +79,14 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
-    let (sources, listing_errors) = common::sources(&args.input);
+    let filter = common::filter(&args.input)?;
+    let (sources, listing_errors) = common::sources(
+        &args.input,
+        &[
+            ("-o", args.output.output.as_deref()),
+            ("--summary-output", args.summary_output.as_deref()),
+        ],
+    )?;
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;
@@ -76,15 +94,25 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let summary_output = summary_output(&args)?;
     let mut output = output;
     // The header comes first, also when the input holds no game.
-    output.write_all(&csv_record(StatsRow::HEADER.as_slice())?)?;
+    let tags = &args.tags;
+    output.write_all(&csv_record((StatsRow::HEADER.as_slice(), tags))?)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
+        &filter,
         |raw| {
-            let report = replay(raw, &options, &mut ());
-            let row = csv_record(StatsRow::new(&report));
-            (report, row)
+            filter.replay(raw, &options, &mut ()).map(|report| {
+                // Without --tags the row is made as before: no tag lookup on the hot path.
+                let row = if tags.is_empty() {
+                    csv_record(StatsRow::new(&report))
+                } else {
+                    csv_record((StatsRow::new(&report), tag_values(&report, tags)))
+                };
+                (report, row)
+            })
         },
         |_raw, (report, row)| {
             let row = row
@@ -102,7 +130,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     // Broken games are data here: only input and output errors change the exit code.
     Ok(if totals.input_errors + listing_errors > 0 {
@@ -117,6 +145,19 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
     if args.input.inputs.is_empty() {
         anyhow::bail!("--merge needs the summary files to add up (from --summary-output)");
     }
+    let files = args
+        .input
+        .inputs
+        .iter()
+        .filter(|name| *name != "-")
+        .map(|name| (name.as_str(), Path::new(name)));
+    crate::output::refuse_shared_paths(
+        files,
+        &[
+            ("-o", args.output.output.as_deref()),
+            ("--summary-output", args.summary_output.as_deref()),
+        ],
+    )?;
     let mut total = Summary::default();
     for name in &args.input.inputs {
         let part = if name == "-" {
@@ -154,7 +195,7 @@ fn finish_summary(
         output.finish()?;
     }
     if print_table {
-        eprint!("{}", summary.table());
+        crate::stderr::text(format_args!("{}", summary.table()));
     }
     Ok(())
 }

@@ -7,12 +7,11 @@ use std::time::Instant;
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
-use crate::input::Source;
 use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::notation::PieceLetters;
-use crate::rules::{ReplayOptions, Severity, replay};
+use crate::rules::replay::notation::PieceLetters;
+use crate::rules::{ReplayOptions, Severity};
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
@@ -47,6 +46,10 @@ pub struct Args {
     /// Under each text finding about a move, a diagram of the position before it: (x)
     /// where the piece moves from, [x] where to, !x! what attacks, *x* what the message
     /// names (the pinned piece, the rook, the missing double step).
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        reason = "this is --help text: [x] is the diagram's mark, not a link"
+    )]
     #[arg(long, help_heading = "Output")]
     pub board: bool,
 
@@ -78,7 +81,8 @@ Examples:
   pgnkit validate games.pgn --game 7 --board      one game, each error with a diagram
   pgnkit validate archive/ --format csv -o f.csv  a table for a spreadsheet
   pgnkit validate event.pgn --clean-out ok.pgn --broken-out fix.pgn
-  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4";
+  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4
+  pgnkit validate games.pgn --where 'WhiteElo >= 2700'  only the games of 2700+ players";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
@@ -107,7 +111,15 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         tag_infos: args.level == Level::Info,
         ..common::replay_options(&args.input)?
     };
-    let (sources, listing_errors) = common::sources(&args.input);
+    let filter = common::filter(&args.input)?;
+    let (sources, listing_errors) = common::sources(
+        &args.input,
+        &[
+            ("-o", args.output.output.as_deref()),
+            ("--clean-out", args.clean_out.as_deref()),
+            ("--broken-out", args.broken_out.as_deref()),
+        ],
+    )?;
     let pipeline = common::pipeline(&ctx, &args.input);
 
     let output = Output::create(args.output.output.as_deref())?;
@@ -117,16 +129,16 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         board: args.board,
     };
     let mut writer = FindingWriter::new(output, args.format, ctx.color, detail);
-    for copy in [&args.clean_out, &args.broken_out].into_iter().flatten() {
-        refuse_to_overwrite_an_input(copy, &sources)?;
-    }
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();
     let level = args.level;
-    let totals = pipeline.run(
+    let totals = common::run_games(
+        &pipeline,
+        &args.input,
         &sources,
-        |raw| replay(raw, &options, &mut ()),
+        &filter,
+        |raw| filter.replay(raw, &options, &mut ()),
         |raw, report| {
             figures.plies += u64::from(report.plies);
             let copy = if report.first_error().is_some() {
@@ -152,12 +164,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     for copy in [clean_out, broken_out].into_iter().flatten() {
         copy.finish()?;
     }
-    common::warn_if_no_game(&args.input, &totals);
 
     figures.files = totals.files;
     figures.games = totals.games;
     if !ctx.quiet {
-        eprintln!("{}", summary_line(&figures, started.elapsed()));
+        crate::say!("{}", summary_line(&figures, started.elapsed()));
     }
     let mut status = ExitStatus::Success;
     if figures.errors > 0 {
@@ -171,24 +182,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
 fn open_copy(path: &Path) -> anyhow::Result<Output> {
     Output::create(Some(path))
-}
-
-/// `--clean-out games.pgn` on games.pgn would replace the archive with part of itself.
-fn refuse_to_overwrite_an_input(copy: &Path, sources: &[Source]) -> anyhow::Result<()> {
-    let Ok(copy_path) = copy.canonicalize() else {
-        return Ok(());
-    };
-    for source in sources {
-        if let Source::File { name, path } = source
-            && path.canonicalize().is_ok_and(|p| p == copy_path)
-        {
-            anyhow::bail!(
-                "{} is also an input: --clean-out and --broken-out need other files",
-                name
-            );
-        }
-    }
-    Ok(())
 }
 
 /// A game's original bytes, with exactly one blank line after it so the copies read as

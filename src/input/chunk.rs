@@ -6,8 +6,10 @@
 use std::io::{self, BufRead, Chain, Cursor, Read};
 use std::sync::Arc;
 
+use super::cut::last_safe_cut;
 use super::encoding::looks_wide;
-use super::split::{Limits, Splitter, last_safe_cut};
+use super::split::{Limits, Splitter};
+use crate::pgn::{InputProblemKind, RawGame};
 
 /// Bytes read for a chunk before a cut is looked for: small enough that a chunk's games
 /// and tokens stay in the core's cache while they are replayed.
@@ -21,8 +23,9 @@ pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
 
 /// Games a chunk holds at most, and lines it is cut within when it has more: a game's
 /// buffers and report cost a few hundred bytes however short it is, so a chunk of
-/// thousands of `*` lines would cost a hundred times its bytes. A game starts at a line,
-/// so a chunk of this many lines holds no more games.
+/// thousands of `*` lines would cost a hundred times its bytes. A game starts at a line
+/// (or after a game that ended on it), so a chunk of this many lines holds no more games
+/// than that.
 pub const MAX_CHUNK_GAMES: usize = 2048;
 
 /// Whole games of one file (`Chunk::splitter` splits them).
@@ -323,28 +326,59 @@ fn nth_line_end(bytes: &[u8], n: usize) -> usize {
 
 /// Where a chunk may be cut when no tag pair marks a game's start (`last_safe_cut`): the
 /// start of a game as a splitter over the whole lines of `bytes` finds it, the game after
-/// at most `max_games` games. The chunk starts where a game starts, so its splitter is
-/// in the state the file's splitter is in there, and finds the same boundaries; the line
-/// of a game's start is whole, so its end cannot change whether it starts a game.
+/// at most `max_games` games (or the first, when games share the first lines), where the
+/// game starts at its line's start (a game that starts after a termination marker on the
+/// line is no place to cut; the game before tells, `line_after`). Games are looked at up to a bound (4 x `max_games`), so
+/// that a buffer growing on one line of games costs no more per read. The chunk starts
+/// where a game starts, so its splitter is in the state the file's splitter is in there,
+/// and finds the same boundaries; the line of a game's start is whole, so its end cannot
+/// change whether it starts a game.
 fn last_game_start(bytes: &[u8], limits: Limits, max_games: usize) -> Option<usize> {
     let whole_lines = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
     let lines = bytes.get(..whole_lines).unwrap_or_default();
     let mut splitter = Splitter::for_part(lines, Arc::from(""), limits, 1, false, false);
     let mut start_line = None;
     let mut spent = Vec::with_capacity(1);
-    for _ in 0..=max_games {
+    // The first line where the last game's successor starts at the line's start; `None`
+    // when unknown (a game past the size limit does not keep all its bytes).
+    let mut next_free_line = Some(2u64);
+    for before in 0..=max_games.saturating_mul(4) {
         // Reading a slice cannot fail.
         let Ok(Some(game)) = splitter.next_game() else {
             break;
         };
-        if game.line > 1 {
+        if game.line > 1 && next_free_line.is_some_and(|free| game.line >= free) {
+            // A cut here leaves `before` games in the chunk.
+            if before > max_games && start_line.is_some() {
+                break;
+            }
             start_line = Some(game.line);
+            if before >= max_games {
+                break;
+            }
         }
+        next_free_line = line_after(&game);
         spent.push(game);
         splitter.recycle(&mut spent);
     }
     let start_line = usize::try_from(start_line?).ok()?;
     Some(nth_line_end(lines, start_line - 1))
+}
+
+/// The first line after the last line of `game` (one that starts at a line's start, not
+/// after the game's termination marker on its last line); `None` for a game past the
+/// size limit, whose bytes do not tell where it ends.
+fn line_after(game: &RawGame) -> Option<u64> {
+    if game
+        .problems
+        .iter()
+        .any(|p| p.kind == InputProblemKind::LimitExceeded)
+    {
+        return None;
+    }
+    let newlines = count_lines(&game.bytes);
+    let ends_line = game.bytes.last() == Some(&b'\n');
+    Some(game.line + newlines + u64::from(!ends_line))
 }
 
 /// Lines that end in `bytes` (the line count the splitter will have advanced by).
@@ -368,7 +402,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::{Chunker, Piece};
-    use crate::input::{Limits, RawGame, Splitter};
+    use crate::input::{Limits, Splitter};
+    use crate::pgn::RawGame;
 
     fn games_of(mut splitter: Splitter<impl BufRead>, games: &mut Vec<RawGame>) {
         while let Some(game) = splitter.next_game().unwrap() {
@@ -539,14 +574,21 @@ mod tests {
         };
         for (case, pgn) in inputs.iter().enumerate() {
             let pgn = pgn.as_bytes();
-            for limits in [Limits::default(), small] {
+            for (limits, is_small) in [(Limits::default(), false), (small, true)] {
                 let expected = whole(pgn, limits);
+                // The game after one past the size limit is no place to cut (its bytes do
+                // not tell where it ended on its line): one game more under the small
+                // limit, and no bound in case 4, where every game is past it.
+                let bounded = !(case == 4 && is_small);
+                let slack = usize::from(is_small);
                 for chunk in [1, 7, 64, 333, 1000, 5000] {
                     for max_games in [1, 2, 5, 64, 1 << 20] {
                         let (games, most) = chunked_games(pgn, limits, chunk, 1 << 20, max_games);
                         assert_eq!(games, expected, "case {case}, chunk {chunk}, {max_games}");
+                        // Case 2 has two games on a line: no cut between them.
+                        let per_line = if case == 2 { 2 } else { 1 };
                         assert!(
-                            most <= max_games,
+                            !bounded || most <= max_games.max(per_line) + slack,
                             "case {case}, chunk {chunk}: {most} > {max_games}"
                         );
                     }

@@ -23,10 +23,13 @@ pub fn open_decoded(source: &Source, counter: Arc<AtomicU64>) -> io::Result<Deco
             Box::new(file)
         }
     };
-    decode(Box::new(Counting {
-        inner: raw,
-        counter,
-    }))
+    decode(
+        Box::new(Counting {
+            inner: raw,
+            counter,
+        }),
+        source.name(),
+    )
 }
 
 /// A source's decompressed bytes.
@@ -50,12 +53,16 @@ impl Read for Counting {
     }
 }
 
-/// Wraps any byte stream in the decoder its magic bytes call for.
-pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Decoded> {
+/// Wraps any byte stream (of the source `name`) in the decoder its magic bytes call for;
+/// an archive pgnkit does not unpack is an error that says how to unpack it.
+pub fn decode(raw: Box<dyn Read + Send>, name: &str) -> io::Result<Decoded> {
     let mut reader = BufReader::with_capacity(BUFFER_SIZE, raw);
     // Enough for the magic bytes and for the UTF-16/32 check the splitter makes on the
     // first buffer, even when the first read is short (a pipe).
     let head = fill_at_least(&mut reader, super::encoding::WIDE_WINDOW)?;
+    if let Some(hint) = unsupported_archive(&head, name) {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, hint));
+    }
     let compressed = head.starts_with(&[0x1f, 0x8b])
         || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
         || head.starts_with(b"BZh");
@@ -77,7 +84,46 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Decoded> {
     } else {
         Box::new(reader)
     };
+    // Old Mac files (lone CR line ends) are read with LF line ends.
+    let reader = Box::new(super::line_ends::LineEnds::new(reader));
     Ok(Decoded { reader, compressed })
+}
+
+/// What to do with an archive or compression format that is not read here (its bytes
+/// would otherwise be read as PGN and reported as nonsense moves, or printed raw).
+fn unsupported_archive(head: &[u8], name: &str) -> Option<String> {
+    // Stdin has no file name to put in the example.
+    let file = |example: &str| {
+        if name == "-" {
+            example.to_string()
+        } else {
+            name.to_string()
+        }
+    };
+    let hint = if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        format!(
+            "a zip archive: extract it first, e.g. `unzip -p {} | pgnkit validate -`",
+            file("x.zip")
+        )
+    } else if head.starts_with(b"\xfd7zXZ\x00") {
+        format!(
+            "an xz file: decompress it first, e.g. `xz -dc {} | pgnkit validate -`",
+            file("x.xz")
+        )
+    } else if head.starts_with(b"7z\xbc\xaf\x27\x1c") {
+        format!(
+            "a 7z archive: extract it first, e.g. `7z x -so {} | pgnkit validate -`",
+            file("x.7z")
+        )
+    } else if head.starts_with(b"Rar!\x1a\x07") {
+        format!(
+            "a rar archive: extract it first, e.g. `unrar p -inul {} | pgnkit validate -`",
+            file("x.rar")
+        )
+    } else {
+        return None;
+    };
+    Some(hint)
 }
 
 /// Peeks at the first `n` bytes (fewer at end of stream) without consuming them.
@@ -131,7 +177,7 @@ mod tests {
             .bytes()
             .flat_map(|b| [b, 0])
             .collect();
-        let mut reader = decode(Box::new(Trickle(std::io::Cursor::new(utf16.clone()))))
+        let mut reader = decode(Box::new(Trickle(std::io::Cursor::new(utf16.clone()))), "-")
             .unwrap()
             .reader;
         let head = reader.fill_buf().unwrap();

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{Board, Color, File, Piece, Rank, Role, Square};
 
-use crate::rules::marks::Marks;
+use crate::rules::findings::marks::Marks;
 
 /// How a square is marked, the strongest first: a square that is both the destination and
 /// attacked shows as the destination, the attack being named in the explanation.
@@ -231,8 +231,10 @@ fn glyph(role: Role) -> &'static str {
     }
 }
 
-/// Text made safe for HTML and SVG content and attribute values.
+/// Text made safe for HTML and SVG content and attribute values; control characters,
+/// which HTML cannot hold, written visibly as on a terminal.
 pub fn escape_html(text: &str) -> String {
+    let text = crate::output::terminal::visible(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -5,8 +5,8 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::output::board::text_board;
-use crate::rules::explain::explanation;
-use crate::rules::marks::marks_of;
+use crate::output::terminal::visible;
+use crate::rules::findings::marks::marks_of;
 use crate::rules::{Finding, GameReport, Severity};
 
 /// `--format` of commands that report findings.
@@ -168,7 +168,8 @@ pub const CSV_HEADER: [&str; 13] = [
     "move_line",
 ];
 
-/// `FILE:MOVE_LINE: game N, 23... O-O: error[code]: MESSAGE`
+/// `FILE:MOVE_LINE: game N, 23... O-O: error[code]: MESSAGE`, the data's control
+/// characters written visibly (a file may hold anything; a terminal obeys it).
 fn write_text<W: Write>(
     out: &mut W,
     game: &GameReport,
@@ -191,19 +192,23 @@ fn write_text<W: Write>(
     write!(
         out,
         "{}:{}: game {}",
-        game.file, finding.move_line, game.index
+        visible(&game.file),
+        finding.move_line,
+        game.index
     )?;
     if !finding.move_text.is_empty() {
+        let move_text = visible(&finding.move_text);
         if color {
-            write!(out, ", {BOLD}{}{RESET}", finding.move_text)?;
+            write!(out, ", {BOLD}{move_text}{RESET}")?;
         } else {
-            write!(out, ", {}", finding.move_text)?;
+            write!(out, ", {move_text}")?;
         }
     }
     writeln!(
         out,
         ": {on}{severity}[{}]{off}: {}",
-        finding.code, finding.message
+        finding.code,
+        visible(&finding.message)
     )
 }
 
@@ -219,12 +224,12 @@ fn write_context<W: Write>(
     writeln!(
         out,
         "    {dim}game:{off} {} \u{2013} {}, {}, round {}",
-        or_unknown(tags.value("White")),
-        or_unknown(tags.value("Black")),
-        or_unknown(tags.value("Event")),
-        or_unknown(tags.value("Round")),
+        visible(or_unknown(tags.value("White"))),
+        visible(or_unknown(tags.value("Black"))),
+        visible(or_unknown(tags.value("Event"))),
+        visible(or_unknown(tags.value("Round"))),
     )?;
-    writeln!(out, "    {dim}why:{off}  {}", explanation(finding.code))
+    writeln!(out, "    {dim}why:{off}  {}", finding.code.explanation())
 }
 
 /// The position before the move, as a small diagram (findings about a move only).

@@ -6,6 +6,7 @@ pub mod findings;
 pub mod pgn;
 pub mod report;
 pub mod summary;
+pub mod terminal;
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -26,7 +27,9 @@ pub struct Output {
 
 impl Output {
     /// Stdout, or FILE: a regular file (or a new one) is written to a temporary file beside
-    /// it and renamed when complete; special files (`/dev/stdout`, a pipe) are written directly.
+    /// it and renamed when complete, through symbolic links (the link stays, its target is
+    /// replaced); special files (`/dev/stdout`, `/dev/fd/N`, a device, a pipe) are written
+    /// directly.
     pub fn create(path: Option<&Path>) -> anyhow::Result<Output> {
         let Some(path) = path else {
             return Ok(Output {
@@ -35,32 +38,36 @@ impl Output {
                 target: "stdout".to_string(),
             });
         };
-        let is_special = fs::metadata(path).is_ok_and(|m| !m.is_file());
-        if is_special {
-            let file = fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .with_context(|| format!("cannot open {} for writing", path.display()))?;
-            return Ok(Output {
-                writer: BufWriter::with_capacity(BUFFER_SIZE, Box::new(file)),
-                pending: None,
-                target: path.display().to_string(),
-            });
-        }
-        let dir = match path.parent() {
+        let target = path.display().to_string();
+        let final_path = match Target::of(path)? {
+            Target::Direct => {
+                // Appending writes where a shell redirect left the stream (`>` or `>>`).
+                let file = fs::OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("cannot open {target} for writing"))?;
+                return Ok(Output {
+                    writer: BufWriter::with_capacity(BUFFER_SIZE, Box::new(file)),
+                    pending: None,
+                    target,
+                });
+            }
+            Target::Replace(final_path) => final_path,
+        };
+        let dir = match final_path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
         };
         let temp = tempfile::Builder::new()
             .prefix(".pgnkit-")
             .tempfile_in(dir)
-            .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+            .map_err(|err| cannot_create(&target, dir, &err))?;
         let (file, temp_path) = temp.into_parts();
         crate::interrupt::track(&temp_path);
         Ok(Output {
             writer: BufWriter::with_capacity(BUFFER_SIZE, Box::new(file)),
-            pending: Some((temp_path, path.to_path_buf())),
-            target: path.display().to_string(),
+            pending: Some((temp_path, final_path)),
+            target,
         })
     }
 
@@ -108,9 +115,86 @@ impl Write for Output {
     }
 }
 
+/// `cannot create PATH: REASON`, without the temporary name that tempfile's error carries
+/// (the user never gave it).
+fn cannot_create(target: &str, dir: &Path, err: &io::Error) -> anyhow::Error {
+    if err.kind() == io::ErrorKind::NotFound {
+        anyhow::anyhow!(
+            "cannot create {target}: the folder {} does not exist",
+            dir.display()
+        )
+    } else {
+        anyhow::anyhow!("cannot create {target}: {}", io::Error::from(err.kind()))
+    }
+}
+
+/// What `-o PATH` is, decided before anything is opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    /// Written as it is: `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`, or anything that
+    /// is neither a regular file nor a folder (a device, a pipe, a socket).
+    Direct,
+    /// A regular file, or none yet, at this path (symbolic links followed, as a shell
+    /// redirect follows them): replaced by a complete file, by rename.
+    Replace(PathBuf),
+}
+
+/// Symbolic links followed at most, as the kernel does (ELOOP past 40).
+const MAX_LINKS: usize = 40;
+
+impl Target {
+    fn of(path: &Path) -> anyhow::Result<Target> {
+        let mut current = path.to_path_buf();
+        for _ in 0..=MAX_LINKS {
+            // Decided by the name first: on Linux these are links to whatever the stream is
+            // (a regular file when stdout is redirected), which must not be renamed over.
+            if names_a_descriptor(&current) {
+                return Ok(Target::Direct);
+            }
+            let meta = match fs::symlink_metadata(&current) {
+                Ok(meta) => meta,
+                // A new file, or one where an error (a missing folder) is reported on create.
+                Err(_) => return Ok(Target::Replace(current)),
+            };
+            let kind = meta.file_type();
+            if kind.is_symlink() {
+                let link = fs::read_link(&current)
+                    .with_context(|| format!("cannot read the link {}", current.display()))?;
+                current = match current.parent() {
+                    Some(parent) if link.is_relative() => parent.join(link),
+                    _ => link,
+                };
+            } else if kind.is_file() {
+                return Ok(Target::Replace(current));
+            } else if kind.is_dir() {
+                anyhow::bail!("cannot write to {}: it is a folder", path.display());
+            } else {
+                return Ok(Target::Direct);
+            }
+        }
+        anyhow::bail!(
+            "cannot write to {}: more than {MAX_LINKS} symbolic links",
+            path.display()
+        )
+    }
+}
+
+/// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/*/fd/N`: names of an open stream.
+fn names_a_descriptor(path: &Path) -> bool {
+    let text = path.as_os_str().as_encoded_bytes();
+    if text == b"/dev/stdout" || text == b"/dev/stderr" || text.starts_with(b"/dev/fd/") {
+        return true;
+    }
+    let mut parts = path.components().skip(1);
+    matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (Some(a), Some(_), Some(c)) if a.as_os_str() == "proc" && c.as_os_str() == "fd"
+    ) && path.starts_with("/")
+}
+
 /// A temporary file is private (0600); the file it becomes keeps the permissions of the
-/// file it replaces, or gets the usual 0644, so a report or a clean PGN can be shared.
-/// Failing to set them is not worth failing the run for.
+/// file it replaces, or gets those of a new file (0666 less the umask), as a shell
+/// redirect would. Failing to set them is not worth failing the run for.
 fn set_final_permissions(temp: &Path, path: &Path) {
     let permissions = match fs::metadata(path) {
         Ok(existing) => existing.permissions(),
@@ -118,7 +202,7 @@ fn set_final_permissions(temp: &Path, path: &Path) {
             #[cfg(unix)]
             {
                 use std::os::unix::fs::PermissionsExt;
-                fs::Permissions::from_mode(0o644)
+                fs::Permissions::from_mode(0o666 & !umask())
             }
             #[cfg(not(unix))]
             {
@@ -127,6 +211,95 @@ fn set_final_permissions(temp: &Path, path: &Path) {
         }
     };
     let _ = fs::set_permissions(temp, permissions);
+}
+
+/// The process's umask, read once: reading it means setting it, so `main` reads it
+/// before any other thread exists, and the mask is put back at once.
+#[cfg(unix)]
+pub fn umask() -> u32 {
+    use rustix::fs::Mode;
+    static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *UMASK.get_or_init(|| {
+        let mask = rustix::process::umask(Mode::from_raw_mode(0o022));
+        rustix::process::umask(mask);
+        mask.as_raw_mode()
+    })
+}
+
+/// Refuses, before anything is read or written, an output that is also an input (the
+/// same file, by device and inode, links followed) or the same file as another output
+/// of the command: either would lose data. `outputs` are (flag, path) pairs; special
+/// files (`/dev/null` twice, `/dev/stdout`) are not files that could be lost.
+pub fn refuse_shared_paths<'a>(
+    inputs: impl IntoIterator<Item = (&'a str, &'a Path)>,
+    outputs: &[(&str, Option<&Path>)],
+) -> anyhow::Result<()> {
+    let mut seen: Vec<(&str, &Path, FileId)> = Vec::new();
+    let inputs: Vec<(&str, FileId)> = inputs
+        .into_iter()
+        .filter_map(|(name, path)| FileId::existing(path).map(|id| (name, id)))
+        .collect();
+    for &(flag, path) in outputs {
+        let Some(path) = path else { continue };
+        let Target::Replace(final_path) = Target::of(path)? else {
+            continue;
+        };
+        let id = FileId::of(&final_path);
+        if let Some((name, _)) = inputs.iter().find(|(_, input)| *input == id) {
+            anyhow::bail!(
+                "{flag} {} is also an input ({name}): write it to another file",
+                path.display()
+            );
+        }
+        if let Some((other_flag, other, _)) = seen.iter().find(|(_, _, other)| *other == id) {
+            anyhow::bail!(
+                "{other_flag} {} and {flag} {} are the same file: give each output its own",
+                other.display(),
+                path.display()
+            );
+        }
+        seen.push((flag, path, id));
+    }
+    Ok(())
+}
+
+/// Which file a path names: device and inode where it exists, else the absolute path
+/// its folder resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum FileId {
+    Inode(u64, u64),
+    New(PathBuf),
+}
+
+impl FileId {
+    fn existing(path: &Path) -> Option<FileId> {
+        let meta = fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId::Inode(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            drop(meta);
+            path.canonicalize().ok().map(FileId::New)
+        }
+    }
+
+    fn of(path: &Path) -> FileId {
+        if let Some(id) = FileId::existing(path) {
+            return id;
+        }
+        let dir = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        FileId::New(match path.file_name() {
+            Some(name) => dir.join(name),
+            None => dir,
+        })
+    }
 }
 
 /// A closed pipe (`pgnkit fen big.pgn | head -1`) ends the run quietly.

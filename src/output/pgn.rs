@@ -95,6 +95,10 @@ pub struct Movetext {
     need_number: bool,
     /// `(` waiting to be glued to the next word.
     open: usize,
+    /// `need_number` before the first waiting `(`: an empty variation (`1. d4 () d5`)
+    /// writes nothing, so it must not add a number either (`1... d5` would not convert to
+    /// itself).
+    need_number_before_open: bool,
 }
 
 impl Movetext {
@@ -126,8 +130,8 @@ impl Movetext {
         self.need_number = false;
     }
 
-    /// `$N`.
-    pub fn push_nag(&mut self, nag: u8) {
+    /// `$N` (`N` as written when it is past 255).
+    pub fn push_nag(&mut self, nag: impl std::fmt::Display) {
         self.push(&format!("${nag}"));
     }
 
@@ -147,6 +151,9 @@ impl Movetext {
     }
 
     pub fn start_variation(&mut self) {
+        if self.open == 0 {
+            self.need_number_before_open = self.need_number;
+        }
         self.open += 1;
         self.need_number = true;
     }
@@ -155,7 +162,12 @@ impl Movetext {
         if self.open > 0 {
             // An empty variation writes nothing.
             self.open -= 1;
-        } else if !self.words.is_empty() {
+            if self.open == 0 {
+                self.need_number = self.need_number_before_open;
+            }
+            return;
+        }
+        if !self.words.is_empty() {
             self.words.push(')');
         }
         self.need_number = true;

@@ -2,7 +2,6 @@
 //! suite formats (shakmaty's `.perft` files and EPD with `;D1 N` opcodes).
 
 use rayon::prelude::*;
-use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position, PositionError};
 
 /// One position of a suite and the node counts expected at each depth.
@@ -107,8 +106,9 @@ fn parse_epd_line(line: &str, line_no: usize) -> Result<SuiteEntry, String> {
 /// only in theory (impossible checks, too much material: shakmaty's own tests accept
 /// them), so those two defects are let through; anything else is an error.
 pub fn position_of(fen_text: &str) -> Result<Chess, String> {
-    let fen = Fen::from_ascii(fen_text.trim().as_bytes())
-        .map_err(|err| format!("`{fen_text}` does not parse: {err}"))?;
+    // The one FEN reader of every command; the judgement stays perft's own (above).
+    let (_, fen) =
+        crate::rules::fen::epd::parse(fen_text).map_err(|err| format!("`{fen_text}`: {err}"))?;
     let mode = CastlingMode::detect(fen.as_setup());
     fen.into_position::<Chess>(mode)
         .or_else(PositionError::ignore_too_much_material)
@@ -116,7 +116,7 @@ pub fn position_of(fen_text: &str) -> Result<Chess, String> {
         .map_err(|err| {
             format!(
                 "`{fen_text}` is not a legal position: {}",
-                super::setup::describe_position_errors(err.kinds())
+                crate::rules::fen::setup::describe_position_errors(err.kinds())
             )
         })
 }

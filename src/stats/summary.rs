@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use anyhow::{Context as _, bail};
 
 use crate::output::summary::thousands;
+use crate::output::terminal::visible;
 use crate::rules::GameReport;
 use crate::stats::row::insufficient_material;
 
@@ -267,7 +268,7 @@ impl Summary {
         let width = self
             .rows()
             .into_iter()
-            .map(|(_, key, _)| key.chars().count())
+            .map(|(_, key, _)| visible(key).chars().count())
             .max()
             .unwrap_or(0);
         // Sections in reading order; any other section follows.
@@ -299,6 +300,8 @@ impl Summary {
                 } else {
                     String::new()
                 };
+                // Keys are tag values: their control characters must not reach a terminal.
+                let key = visible(key);
                 out.push_str(&format!("  {key:<width$}  {:>12}{share}\n", thousands(n)));
             }
         }

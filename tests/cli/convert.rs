@@ -46,14 +46,14 @@ fn variations_are_replayed_from_the_position_before_the_move_they_replace() {
 }
 
 #[test]
-fn illegal_move_in_a_variation_is_kept_up_to_it_with_a_comment() {
+fn illegal_move_in_a_variation_is_kept_up_to_it_with_a_comment_and_the_rest() {
     let (code, stdout, stderr) = convert("1. e4 e5 (1... Nf6 2. Ke3 Nc6) 2. Nf3 *\n", &[]);
     assert_eq!(code, 0, "the main line is fine: {stderr}");
     assert_eq!(
         stdout,
         format!(
             "{EMPTY_ROSTER}1. e4 e5 (1... Nf6 {{ Ke3: move.illegal: the king on e1 cannot move to e3; the\n\
-             variation stops here }}) 2. Nf3 *\n\n"
+             variation stops here }} {{ rest: 2. Ke3 Nc6 }}) 2. Nf3 *\n\n"
         )
     );
 }
@@ -65,7 +65,7 @@ fn error_in_the_main_line_is_written_up_to_it_or_skipped() {
     assert_eq!(code, 1);
     assert!(
         stdout.starts_with(&format!(
-            "{EMPTY_ROSTER}1. e4 e5 {{ Ke3: move.illegal: the king on e1 cannot move to e3; the game stops\nhere }} *\n\n"
+            "{EMPTY_ROSTER}1. e4 e5 {{ rest: 2. Ke3 Nc6 }} *\n\n"
         )),
         "{stdout}"
     );

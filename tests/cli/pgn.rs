@@ -131,7 +131,14 @@ fn round_trip_fen_pgn_fen_over_real_games() {
         for (index, plies) in games {
             let start = &plies[0].1;
             let moves: Vec<&str> = plies[1..].iter().map(|(san, _)| san.as_str()).collect();
-            let (code, pgn, stderr) = run_args(&["pgn", start, "--moves", &moves.join(" ")]);
+            let mut args = vec!["pgn", start.as_str(), "--moves"];
+            let joined = moves.join(" ");
+            args.push(&joined);
+            // X-FEN `KQkq` of a Chess960 game is read as Chess960 only when asked for.
+            if name.contains("fischerrandom") {
+                args.push("--chess960");
+            }
+            let (code, pgn, stderr) = run_args(&args);
             assert_eq!(code, 0, "{name} game {index}: {stderr}");
             let (_dir, path) = temp_file("back.pgn", pgn.as_bytes());
             let back = plies_by_game(path.to_str().unwrap());

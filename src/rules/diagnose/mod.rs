@@ -6,11 +6,11 @@ mod en_passant;
 mod moves;
 mod promotion;
 
-use shakmaty::san::San;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::finding::Code;
-use super::history::{History, MoveRef};
+use crate::rules::findings::Code;
+use crate::rules::replay::history::{History, MoveRef};
 
 /// What the diagnosis may look at: the position before the move, the game's history and
 /// its bytes (to quote earlier moves as written).
@@ -23,10 +23,7 @@ pub struct Scene<'a> {
 impl Scene<'_> {
     /// `14. Rg1`: an earlier move of the game, as written.
     pub fn quote(&self, by: MoveRef) -> String {
-        let text = self
-            .bytes
-            .get(by.span.0 as usize..by.span.1 as usize)
-            .unwrap_or_default();
+        let text = by.span.of(self.bytes);
         format!(
             "{} {}",
             self.history.move_number(by.ply),
@@ -98,9 +95,11 @@ pub fn ambiguous(pos: &Chess, san: San) -> String {
     )
 }
 
-/// Whether `san` would be a legal move (the only one it names).
-fn is_legal(pos: &Chess, san: San) -> bool {
-    san.to_move(pos).is_ok()
+/// The standard SAN (with its check sign) of the one legal move `san` names, if it names
+/// one: a hint is always written by shakmaty, never pieced together from the token.
+fn legal_san(pos: &Chess, san: San) -> Option<String> {
+    let m = san.to_move(pos).ok()?;
+    Some(SanPlus::from_move(pos.clone(), m).to_string())
 }
 
 /// The same SAN with its capture marker and promotion piece rewritten.

@@ -5,7 +5,7 @@ use shakmaty::attacks::{attacks, between, pawn_attacks};
 use shakmaty::san::San;
 use shakmaty::{Bitboard, Position, Rank, Role, Square};
 
-use super::{Scene, color_name, is_legal, name, pieces_on, rewritten};
+use super::{Scene, color_name, legal_san, name, pieces_on, rewritten};
 
 /// Explains a `San::Normal` that matches no legal move; other SANs get a plain sentence.
 pub fn why_illegal(scene: &Scene<'_>, san: San) -> String {
@@ -29,17 +29,20 @@ pub fn why_illegal(scene: &Scene<'_>, san: San) -> String {
     {
         return format!("{to} is occupied by {who}'s own {}", name(piece.role));
     }
-    if capture && !board.occupied().contains(to) && is_legal(pos, rewritten(san, false, promotion))
+    if capture
+        && !board.occupied().contains(to)
+        && let Some(legal) = legal_san(pos, rewritten(san, false, promotion))
     {
         return format!(
-            "the move is written as a capture but {to} is empty: {} would be legal",
-            rewritten(san, false, promotion)
+            "the move is written as a capture but {to} is empty: {legal} would be legal"
         );
     }
-    if !capture && board.occupied().contains(to) && is_legal(pos, rewritten(san, true, promotion)) {
+    if !capture
+        && board.occupied().contains(to)
+        && let Some(legal) = legal_san(pos, rewritten(san, true, promotion))
+    {
         return format!(
-            "{to} holds a piece to capture but the move is not written as a capture: {} would be legal",
-            rewritten(san, true, promotion)
+            "{to} holds a piece to capture but the move is not written as a capture: {legal} would be legal"
         );
     }
     let all = pos.our(role);

@@ -4,8 +4,8 @@
 use shakmaty::san::San;
 use shakmaty::{Position, Rank, Role};
 
-use super::{Scene, is_legal, name, rewritten};
-use crate::rules::finding::Code;
+use super::{Scene, legal_san, name, rewritten};
+use crate::rules::findings::Code;
 
 pub fn diagnose(scene: &Scene<'_>, san: San) -> Option<(Code, String)> {
     let San::Normal {
@@ -23,8 +23,7 @@ pub fn diagnose(scene: &Scene<'_>, san: San) -> Option<(Code, String)> {
     let with = |promotion: Option<Role>| rewritten(san, capture, promotion);
     match promotion {
         Some(piece) if role != Role::Pawn => {
-            let plain = with(None);
-            is_legal(pos, plain).then(|| {
+            legal_san(pos, with(None)).map(|plain| {
                 (
                     Code::PromotionNotAPawn,
                     format!(
@@ -36,8 +35,7 @@ pub fn diagnose(scene: &Scene<'_>, san: San) -> Option<(Code, String)> {
             })
         }
         Some(piece) if to.rank() != last => {
-            let plain = with(None);
-            is_legal(pos, plain).then(|| {
+            legal_san(pos, with(None)).map(|plain| {
                 (
                     Code::PromotionNotLastRank,
                     format!(
@@ -48,8 +46,7 @@ pub fn diagnose(scene: &Scene<'_>, san: San) -> Option<(Code, String)> {
             })
         }
         Some(piece @ (Role::King | Role::Pawn)) => {
-            let queen = with(Some(Role::Queen));
-            is_legal(pos, queen).then(|| {
+            legal_san(pos, with(Some(Role::Queen))).map(|queen| {
                 let code = if piece == Role::King {
                     Code::PromotionToKing
                 } else {
@@ -65,8 +62,7 @@ pub fn diagnose(scene: &Scene<'_>, san: San) -> Option<(Code, String)> {
             })
         }
         None if role == Role::Pawn && to.rank() == last => {
-            let queen = with(Some(Role::Queen));
-            is_legal(pos, queen).then(|| {
+            legal_san(pos, with(Some(Role::Queen))).map(|queen| {
                 (
                     Code::PromotionMissing,
                     format!(

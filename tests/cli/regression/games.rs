@@ -2,3 +2,331 @@
 
 #[allow(unused_imports)]
 use crate::util::*;
+
+/// `stats` rows of PGN text on stdin: (game, line, event, result, plies, status).
+fn games_of(pgn: &[u8], extra: &[&str]) -> Vec<(u64, u64, String, String, u64, String)> {
+    let output = pgnkit()
+        .args(["stats", "-q"])
+        .args(extra)
+        .arg("-")
+        .write_stdin(pgn.to_vec())
+        .output()
+        .unwrap();
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|row| {
+            let cells: Vec<&str> = row.split(',').collect();
+            (
+                cells[1].parse().unwrap(),
+                cells[2].parse().unwrap(),
+                cells[3].to_string(),
+                cells[12].to_string(),
+                cells[13].parse().unwrap(),
+                cells[14].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A row of `games_of`, written short.
+fn game(
+    index: u64,
+    line: u64,
+    event: &str,
+    result: &str,
+    plies: u64,
+) -> (u64, u64, String, String, u64, String) {
+    (
+        index,
+        line,
+        event.to_string(),
+        result.to_string(),
+        plies,
+        "ok".to_string(),
+    )
+}
+
+/// (code, line, move_line) of every finding at the default level.
+fn codes_and_lines(pgn: &str) -> Vec<(String, u64, u64)> {
+    findings_of(pgn, &[])
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+                f["move_line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// `validate --level info` (jsonl) and `stats` give byte-identical output at --threads 1
+/// and 3 on `unit` repeated past several 64 KiB chunks, which splits into `games` games
+/// per copy. Returns the findings.
+fn same_games_at_any_thread_count(unit: &[u8], games: u64) -> String {
+    let copies = 300_000 / unit.len() + 1;
+    let pgn = unit.repeat(copies);
+    let (_dir, path) = temp_file("many.pgn", &pgn);
+    let path = path.to_str().unwrap();
+    let outputs: Vec<(String, String, String)> = ["1", "3"]
+        .iter()
+        .map(|threads| {
+            let validate = &["validate", "--format", "jsonl", "--level", "info"];
+            let (_, findings, summary) =
+                run_args(&[validate.as_slice(), &["--threads", threads, path]].concat());
+            let (_, rows, _) = run_args(&["stats", "-q", "--threads", threads, path]);
+            (findings, summary, rows)
+        })
+        .collect();
+    assert_eq!(outputs[0].0, outputs[1].0, "validate findings");
+    assert_eq!(outputs[0].2, outputs[1].2, "stats rows");
+    let expected = format!("{} games", copies as u64 * games);
+    for (_, summary, _) in &outputs {
+        let summary = summary.replace(',', "");
+        assert!(summary.contains(&expected), "{summary} (want {expected})");
+    }
+    outputs[0].0.clone()
+}
+
+#[test]
+fn movetext_after_a_result_on_the_same_line_is_the_next_game() {
+    assert_eq!(
+        games_of(b"1. e4 e5 1-0 1. d4 d5 0-1\n", &[]),
+        vec![game(1, 1, "", "1-0", 2), game(2, 1, "", "0-1", 2)]
+    );
+    assert!(findings_of("1. e4 e5 1-0 1. d4 d5 0-1\n", &[]).is_empty());
+}
+
+#[test]
+fn movetext_after_an_asterisk_on_the_same_line_is_the_next_game() {
+    assert_eq!(
+        games_of(b"1. e4 e5 * 1. d4 d5 * 1. c4 *", &[]),
+        vec![
+            game(1, 1, "", "*", 2),
+            game(2, 1, "", "*", 2),
+            game(3, 1, "", "*", 1),
+        ]
+    );
+}
+
+#[test]
+fn convert_writes_games_on_one_line_as_separate_games() {
+    let (code, stdout, _) = run(&["convert", "-q", "-"], "1. e4 e5 1-0 1. d4 d5 0-1\n");
+    assert_eq!(code, 0);
+    assert_eq!(stdout.matches("[Event ").count(), 2, "{stdout}");
+    assert!(stdout.contains("\n1. e4 e5 1-0\n"), "{stdout}");
+    assert!(stdout.contains("\n1. d4 d5 0-1\n"), "{stdout}");
+}
+
+#[test]
+fn games_on_one_line_split_alike_at_any_thread_count() {
+    same_games_at_any_thread_count(
+        b"1. e4 e5 1-0 1. d4 d5 0-1 1. c4 *\n[Event \"x\"] 1. f4 *\n",
+        4,
+    );
+}
+
+#[test]
+fn a_tag_pair_glued_to_a_result_starts_the_next_game() {
+    // `cat a.pgn b.pgn` where a.pgn lacks its final newline.
+    let pgn = b"[Event \"A\"]\n\n1. e4 e5 1-0[Event \"B\"]\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n";
+    assert_eq!(
+        games_of(pgn, &[]),
+        vec![game(1, 1, "A", "1-0", 2), game(2, 3, "B", "0-1", 2)]
+    );
+    assert!(findings_of(std::str::from_utf8(pgn).unwrap(), &[]).is_empty());
+}
+
+#[test]
+fn a_tag_pair_after_a_result_on_the_same_line_starts_the_next_game() {
+    let pgn = b"1. e4 e5 1-0 [Event \"B\"] 1. d4 d5 0-1\n";
+    assert_eq!(
+        games_of(pgn, &[]),
+        vec![game(1, 1, "", "1-0", 2), game(2, 1, "B", "0-1", 2)]
+    );
+}
+
+#[test]
+fn glued_tag_pairs_split_alike_at_any_thread_count() {
+    let unit = b"[Event \"A\"]\n\n1. e4 e5 1-0[Event \"B\"]\n[Site \"b\"]\n\n1. d4 d5 0-1\n";
+    let findings = same_games_at_any_thread_count(unit, 2);
+    assert!(!findings.contains("move.syntax"), "{findings}");
+}
+
+/// One game whose only finding is `input.bad-tag` on `bad_line`, its 4 plies replayed.
+fn assert_tag_repaired(pgn: &str, event: &str, bad_line: u64) {
+    let found = findings_of(pgn, &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "input.bad-tag");
+    assert_eq!(found[0]["severity"], "warning");
+    assert_eq!(found[0]["move_line"], found[0]["line"]);
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("line {bad_line}: ")),
+        "{message}"
+    );
+    let games = games_of(pgn.as_bytes(), &[]);
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!((games[0].2.as_str(), games[0].4), (event, 4));
+    assert_eq!(games[0].5, "ok");
+}
+
+#[test]
+fn a_tag_value_ending_in_a_backslash_is_repaired() {
+    assert_tag_repaired(
+        "[Event \"Ugra Cup \\\"]\n[Site \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+        "Ugra Cup \\",
+        1,
+    );
+}
+
+#[test]
+fn a_tag_value_missing_its_closing_quote_is_repaired() {
+    assert_tag_repaired(
+        "[Site \"x\"]\n[Event \"Lille]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+        "Lille",
+        2,
+    );
+}
+
+#[test]
+fn an_unquoted_tag_value_is_taken_as_it_is() {
+    assert_tag_repaired("[Event A]\n[Site \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n", "A", 1);
+}
+
+#[test]
+fn a_tag_pair_missing_its_closing_bracket_is_repaired() {
+    assert_tag_repaired(
+        "[Event \"A\"\n[Site \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+        "A",
+        1,
+    );
+}
+
+#[test]
+fn forum_wrappers_are_skipped_and_the_games_replayed() {
+    let pgn = concat!(
+        "[pgn][Event \"A\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0[/pgn]\n\n",
+        "[pgn]\n[Event \"B\"]\n\n1. d4 d5 2. c4 c6 0-1\n[/pgn]\n",
+    );
+    assert_eq!(
+        games_of(pgn.as_bytes(), &[]),
+        vec![game(1, 1, "A", "1-0", 4), game(2, 5, "B", "0-1", 4)]
+    );
+    assert_eq!(
+        codes_and_lines(pgn),
+        vec![
+            ("input.bad-tag".to_string(), 1, 1),
+            ("input.bad-tag".to_string(), 1, 1),
+            ("input.bad-tag".to_string(), 5, 5),
+            ("input.bad-tag".to_string(), 5, 5),
+        ]
+    );
+}
+
+#[test]
+fn forum_wrappers_split_alike_at_any_thread_count() {
+    let unit =
+        b"[pgn][Event \"A\"]\n\n1. e4 e5 1-0[/pgn]\n[pgn]\n[Event \"B\"]\n\n1. d4 *\n[/pgn]\n\n";
+    same_games_at_any_thread_count(unit, 2);
+}
+
+#[test]
+fn two_bad_tag_lines_give_game_level_findings_on_the_game_line() {
+    let pgn = "\n[Event \"A\"]\n[White X]\n[Black \"Y]\n\n1. e4 *\n";
+    assert_eq!(
+        codes_and_lines(pgn),
+        vec![
+            ("input.bad-tag".to_string(), 2, 2),
+            ("input.bad-tag".to_string(), 2, 2),
+        ]
+    );
+    let found = findings_of(pgn, &[]);
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 3: ")
+    );
+    assert!(
+        found[1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 4: ")
+    );
+}
+
+const MAC: &[u8] = b"[Event \"A\"]\r[Site \"a\"]\r\r1. e4 e5 1-0\r\r[Event \"B\"]\r\r1. d4 d5 0-1\r\r[Event \"C\"]\r\r1. c4 *\r";
+
+#[test]
+fn cr_only_line_ends_end_lines() {
+    assert_eq!(
+        games_of(MAC, &[]),
+        vec![
+            game(1, 1, "A", "1-0", 2),
+            game(2, 6, "B", "0-1", 2),
+            game(3, 10, "C", "*", 1),
+        ]
+    );
+    // CRLF stays one line end.
+    let crlf = b"[Event \"A\"]\r\n\r\n1. e4 e5 1-0\r\n\r\n[Event \"B\"]\r\n\r\n1. d4 *\r\n";
+    assert_eq!(
+        games_of(crlf, &[]),
+        vec![game(1, 1, "A", "1-0", 2), game(2, 5, "B", "*", 1)]
+    );
+}
+
+#[test]
+fn cr_only_files_split_alike_at_any_thread_count() {
+    same_games_at_any_thread_count(MAC, 3);
+}
+
+#[test]
+fn a_comment_line_after_a_result_makes_no_game() {
+    let pgn = concat!(
+        "; Arena header\n",
+        "[Event \"A\"]\n\n1. e4 e5 1-0\n; Game Nr. 117 : Komodo wins by GUI adjudication\n\n",
+        "[Event \"B\"]\n\n1. d4 d5 0-1\n; Game Nr. 118\n",
+    );
+    assert_eq!(
+        games_of(pgn.as_bytes(), &[]),
+        vec![game(1, 2, "A", "1-0", 2), game(2, 7, "B", "0-1", 2)]
+    );
+    assert!(findings_of(pgn, &[]).is_empty());
+}
+
+#[test]
+fn comment_lines_between_games_split_alike_at_any_thread_count() {
+    let unit = b"[Event \"A\"]\n\n1. e4 e5 1-0\n; Game Nr. 117\n\n1. d4 *\n; tail\n";
+    same_games_at_any_thread_count(unit, 2);
+}
+
+#[test]
+fn escape_lines_before_a_game_are_not_part_of_it() {
+    let pgn = b"% exported by X\n% version 2\n\n[Event \"A\"]\n\n1. e4 *\n";
+    assert_eq!(games_of(pgn, &[]), vec![game(1, 4, "A", "*", 1)]);
+}
+
+#[test]
+fn escape_and_comment_lines_after_a_game_are_not_part_of_it() {
+    let pgn = "[Event \"A\"]\n\n1. e4 e5 1-0\n% esc\n; Game Nr. 1\n\n[Event \"B\"]\n\n1. d4 d5 0-1\n% tail\n";
+    let dir = tempfile::tempdir().unwrap();
+    let clean = dir.path().join("clean.pgn");
+    let (code, _, _) = run(
+        &[
+            "validate",
+            "-q",
+            "--clean-out",
+            clean.to_str().unwrap(),
+            "-",
+        ],
+        pgn,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read_to_string(&clean).unwrap(),
+        "[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 d5 0-1\n\n"
+    );
+}

@@ -2,3 +2,221 @@
 
 #[allow(unused_imports)]
 use crate::util::*;
+
+// Loose SAN (issue 14, item 7) and hints (item 8).
+
+/// The findings of `pgn` at level info, roster infos left out, as (code, ply, message).
+fn loose_findings(pgn: &str) -> Vec<(String, u64, String)> {
+    findings_of(pgn, &["--level", "info"])
+        .iter()
+        .filter(|f| f["code"] != "tag.missing-roster")
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["ply"].as_u64().unwrap(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The `san` column of `fen --every-ply --format csv` (ply 0 left out).
+fn san_column(pgn: &str) -> Vec<String> {
+    let (_, stdout, stderr) = run(&["fen", "--every-ply", "--format", "csv", "--quiet"], pgn);
+    let mut reader = csv::Reader::from_reader(stdout.as_bytes());
+    let sans: Vec<String> = reader
+        .records()
+        .map(|row| row.unwrap()[4].to_string())
+        .collect();
+    assert!(!sans.is_empty(), "{stderr}");
+    sans.into_iter().skip(1).collect()
+}
+
+/// Asserts that the last move of `pgn` (at `ply`) is a `san.notation` info that names
+/// `standard` and `why`, that nothing is an error, and that fen's `san` column holds
+/// `standard` for it.
+fn assert_read_loosely(pgn: &str, ply: u64, standard: &str, why: &str) {
+    let found = loose_findings(pgn);
+    let notation: Vec<_> = found.iter().filter(|f| f.0 == "san.notation").collect();
+    assert_eq!(notation.len(), 1, "{found:?}");
+    assert_eq!(notation[0].1, ply, "{found:?}");
+    assert!(
+        notation[0].2.contains(&format!("read as {standard} ")),
+        "{found:?}"
+    );
+    assert!(notation[0].2.contains(why), "{found:?}");
+    assert!(!found.iter().any(|f| f.0.starts_with("move.")), "{found:?}");
+    let sans = san_column(pgn);
+    assert_eq!(sans.last().map(String::as_str), Some(standard), "{sans:?}");
+}
+
+#[test]
+fn a_bishop_capture_written_without_x_is_read_as_the_capture() {
+    assert_read_loosely("1. e4 d5 2. Bb5+ c6 3. Bc6+ *\n", 5, "Bxc6+", "without `x`");
+}
+
+#[test]
+fn a_capture_written_from_its_origin_square_without_x_is_read() {
+    assert_read_loosely(
+        "1. e4 d5 2. Bb5+ c6 3. Bb5c6+ *\n",
+        5,
+        "Bxc6+",
+        "does not need",
+    );
+}
+
+#[test]
+fn a_king_capture_written_without_x_is_read() {
+    assert_read_loosely(
+        "[SetUp \"1\"]\n[FEN \"4k3/3P4/8/8/8/8/8/4K3 b - - 0 1\"]\n\n1... Kd7 *\n",
+        1,
+        "Kxd7",
+        "without `x`",
+    );
+}
+
+#[test]
+fn a_pawn_capture_written_as_two_files_is_read() {
+    assert_read_loosely("1. e4 d5 2. ed5 *\n", 3, "exd5", "without `x`");
+}
+
+#[test]
+fn a_capture_marker_on_an_empty_square_is_read_as_the_plain_move() {
+    assert_read_loosely("1. Nxf3 *\n", 1, "Nf3", "captures nothing");
+}
+
+/// `Nde2` where the knight on g1 is pinned: `Ne2` names one legal move. Before, it was
+/// accepted silently and `fen` wrote `Nde2` in its `san` column.
+#[test]
+fn an_over_disambiguated_move_is_noted_and_written_as_standard_san() {
+    assert_read_loosely(
+        "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/3N4/8/8/r5NK w - - 0 1\"]\n\n1. Nde2 *\n",
+        1,
+        "Ne2",
+        "does not need",
+    );
+}
+
+/// `xd5` (shakmaty reads it) was accepted silently and written as `xd5` by `fen`.
+#[test]
+fn a_pawn_capture_without_its_file_is_noted_and_written_as_standard_san() {
+    assert_read_loosely("1. e4 d5 2. xd5 *\n", 3, "exd5", "without the file");
+}
+
+/// Every loose spelling in one game: fen's `san` column holds only standard SAN.
+#[test]
+fn the_fen_san_column_holds_standard_san_for_every_loose_token() {
+    let sans =
+        san_column("1. e2-e4 d5 2. xd5 Nf6 3. Bb5+ c6 4. dc6 Qb6 5. cb7+ Kd8 6. Nxf3 Qb6b7 *\n");
+    assert_eq!(
+        sans,
+        [
+            "e4", "d5", "exd5", "Nf6", "Bb5+", "c6", "dxc6", "Qb6", "cxb7+", "Kd8", "Nf3", "Qxb7"
+        ],
+    );
+}
+
+/// Two knights can take on d4: `Nd4` mended to a capture names two moves.
+#[test]
+fn a_loose_token_that_names_two_moves_stays_ambiguous() {
+    let found = loose_findings(
+        "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/3p4/8/2N1N3/4K3 w - - 0 1\"]\n\n1. Nd4 *\n",
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "move.ambiguous", "{found:?}");
+    assert!(
+        found[0].2.contains("Ncxd4") && found[0].2.contains("Nexd4"),
+        "{found:?}"
+    );
+}
+
+/// A guard: a token that names no legal move even with its capture mark mended keeps
+/// its diagnosis (the bishop on f1 cannot reach f7 at all).
+#[test]
+fn a_loose_token_that_names_no_legal_move_stays_illegal() {
+    let found = loose_findings("1. e4 e5 2. Bf7 *\n");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "move.illegal", "{found:?}");
+    assert!(found[0].2.contains("cannot move to f7"), "{found:?}");
+}
+
+/// `2. d5` is a pawn push onto a piece, not a loose capture: illegal, and the hint is the
+/// standard SAN of the legal capture (`exd5`, not `xd5`).
+#[test]
+fn the_hint_for_a_push_onto_a_piece_is_standard_san() {
+    let found = loose_findings("1. e4 d5 2. d5 *\n");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "move.illegal", "{found:?}");
+    assert!(found[0].2.contains(": exd5 would be legal"), "{found:?}");
+}
+
+/// `1. exe4`: a pawn "capture" along its own file; the hint is `e4`, not `ee4`.
+#[test]
+fn the_hint_for_a_capture_along_a_file_is_the_push() {
+    let found = loose_findings("1. exe4 *\n");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "move.illegal", "{found:?}");
+    assert!(found[0].2.contains(": e4 would be legal"), "{found:?}");
+}
+
+// move numbers and stray tokens
+
+/// The findings (at the default level) and the plies replayed of one PGN text.
+fn findings_and_plies(pgn: &str) -> (Vec<serde_json::Value>, String) {
+    let (_, _, stderr) = run(&["validate", "--format", "jsonl", "-"], pgn);
+    (findings_of(pgn, &[]), stderr)
+}
+
+#[test]
+fn periods_standing_apart_from_the_move_number_are_read_as_move_numbers() {
+    let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. b4 Bxb4 5. c3 5. ... Ba5 6. d4 *\n";
+    let (found, stderr) = findings_and_plies(pgn);
+    assert!(found.is_empty(), "{found:?}");
+    assert!(stderr.contains(" 11 plies"), "{stderr}");
+}
+
+#[test]
+fn a_move_number_and_periods_apart_are_read_as_a_move_number() {
+    let pgn = concat!(
+        "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]\n\n",
+        "1 ... e5 2 . Nf3 .. Nc6 3 ...Bb5 *\n",
+    );
+    let (found, stderr) = findings_and_plies(pgn);
+    assert!(found.is_empty(), "{found:?}");
+    assert!(stderr.contains(" 4 plies"), "{stderr}");
+}
+
+#[test]
+fn unmatched_closing_parentheses_are_reported() {
+    let mut pgn = String::from("1. e4 e5 ");
+    pgn.push_str(&") ".repeat(100_000));
+    pgn.push_str("2. Nf3 *\n");
+    let (code, stdout, _) = run(&["validate", "--format", "jsonl", "-q", "-"], &pgn);
+    assert_eq!(code, 0, "a warning");
+    let found: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "input.unbalanced-parenthesis");
+    assert_eq!(found[0]["severity"], "warning");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("100000 `)` close no variation"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_unclosed_variation_is_reported() {
+    let found = findings_of("1. e4 e5 (1... c5 2. Nf3 *\n\n1. d4 *\n", &[]);
+    let codes: Vec<&str> = found.iter().map(|f| f["code"].as_str().unwrap()).collect();
+    assert!(codes.contains(&"input.unbalanced-parenthesis"), "{codes:?}");
+}
+
+#[test]
+fn convert_keeps_nags_past_255_as_written() {
+    let (code, stdout, _) = run(&["convert", "-q", "-"], "1. e4 $256 e5 $999 $1 *\n");
+    assert_eq!(code, 0);
+    assert!(stdout.contains("1. e4 $256 e5 $999 $1 *"), "{stdout}");
+}

@@ -1,0 +1,132 @@
+//! A game as the splitter hands it on: its bytes, where it stands, and its tokens.
+
+use std::sync::Arc;
+
+use super::Span;
+
+/// One game's bytes and the tokens the splitter found in them.
+#[derive(Debug, Clone)]
+pub struct RawGame {
+    /// The file name findings use (`-` for stdin).
+    pub file: Arc<str>,
+    /// 1-based index of the game within its file, counting every game.
+    pub index: u64,
+    /// 0-based index of the game within the whole input (for `--shard`).
+    pub global_index: u64,
+    /// 1-based line of the game's first byte in the decompressed stream.
+    pub line: u64,
+    /// The game's bytes as read (possibly cut at a limit).
+    pub bytes: Vec<u8>,
+    /// Tag pairs in input order.
+    pub tags: Vec<RawTag>,
+    /// Movetext tokens in input order (variations included).
+    pub tokens: Vec<Token>,
+    /// What went wrong while reading the bytes (not the chess).
+    pub problems: Vec<InputProblem>,
+}
+
+impl RawGame {
+    /// Empties the game for reuse as a new one starting at `line`, keeping its buffers'
+    /// capacity. (Every field is named, so a new field cannot be forgotten here.)
+    pub fn reset(&mut self, file: Arc<str>, line: u64) {
+        let RawGame {
+            file: old_file,
+            index,
+            global_index,
+            line: old_line,
+            bytes,
+            tags,
+            tokens,
+            problems,
+        } = self;
+        *old_file = file;
+        *index = 0;
+        *global_index = 0;
+        *old_line = line;
+        bytes.clear();
+        tags.clear();
+        tokens.clear();
+        problems.clear();
+    }
+
+    /// The bytes of a token or tag part.
+    pub fn text(&self, span: Span) -> &[u8] {
+        span.of(&self.bytes)
+    }
+
+    /// The token's text as written in the file.
+    pub fn token_text(&self, token: &Token) -> &[u8] {
+        token.span.of(&self.bytes)
+    }
+
+    /// The absolute line of a token.
+    pub fn token_line(&self, token: &Token) -> u64 {
+        self.line + u64::from(token.line)
+    }
+}
+
+/// `[Name "value"]`: byte ranges into the game's bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct RawTag {
+    pub name: Span,
+    /// The value between the quotes, still escaped (`\"`, `\\`).
+    pub value: Span,
+    /// Line offset from the game's first line.
+    pub line: u32,
+}
+
+/// A movetext token: a byte range into the game and its line offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub span: Span,
+    /// Line offset from the game's first line.
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    /// Anything that is not one of the kinds below: a move, or a token that means no move.
+    Word,
+    /// `12.`, `12...`, `12`.
+    MoveNumber,
+    /// `$12`, `!`, `?`, `!!`, `??`, `!?`, `?!`.
+    Nag,
+    /// An annotation symbol such as `+-`, `=`, `±`, `N` or `D` (skipped like a NAG).
+    Glyph,
+    /// `{ ... }` (braces included) or `; ...` to the end of the line.
+    Comment,
+    VariationStart,
+    VariationEnd,
+    /// `1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`.
+    Result,
+}
+
+/// A defect in the bytes of a game, found by the splitter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputProblem {
+    pub kind: InputProblemKind,
+    /// Line offset from the game's first line.
+    pub line: u32,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputProblemKind {
+    /// A `{` comment runs to the end of the game or file.
+    UnterminatedComment,
+    /// The input ends inside the game.
+    Truncated,
+    /// A tag value with unescaped quotes was repaired.
+    UnescapedQuote,
+    /// A tag line that could not be read; the game cannot be trusted.
+    Unreadable,
+    /// A tag line that is not `[Name "value"]` was repaired or skipped.
+    BadTag,
+    /// A `)` that closes no variation, or a `(` never closed.
+    UnbalancedParenthesis,
+    /// UTF-16 or UTF-32 input.
+    UnsupportedEncoding,
+    /// The game went past a documented limit (size, nesting).
+    LimitExceeded,
+}

@@ -1,0 +1,625 @@
+//! The replay: one game's tokens played through shakmaty from its start position. The
+//! legal path is a plain `San::to_move` and `play_unchecked`; only when a move fails is
+//! the diagnosis layer asked why. Beside it: the move counts it keeps (`counts`), the
+//! history the diagnosis reads (`history`), the non-standard move notations it accepts
+//! (`notation`), its fast path for common moves (`piece_move`), and the walk over the
+//! whole movetext, variations included (`movetext`, `variations`).
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+
+mod counts;
+pub mod history;
+pub mod movetext;
+pub mod notation;
+pub mod piece_move;
+mod read;
+pub mod variations;
+
+pub use counts::MoveCounts;
+use history::{History, Played};
+use notation::PieceLetters;
+use read::plain_move;
+pub(crate) use read::{Read, read_move};
+
+use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
+use crate::rules::draw::{DrawTracker, RepetitionBuffers};
+use crate::rules::fen::setup::{self, SetupError};
+use crate::rules::findings::{Code, Finding};
+use crate::rules::result::{self, GameResult, Termination};
+use crate::rules::tags::Tags;
+use crate::rules::tags::checks as tag_checks;
+
+/// How games are replayed.
+#[derive(Debug, Clone, Copy)]
+pub struct ReplayOptions {
+    pub decoder: TextDecoder,
+    /// Replay and check every variation too (`validate --variations`).
+    pub variations: bool,
+    /// Read piece letters of this language (`--piece-letters`).
+    pub piece_letters: Option<PieceLetters>,
+    /// Whether info-level tag checks are wanted (`validate --level info`); the other
+    /// findings cost nothing until they occur.
+    pub tag_infos: bool,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> ReplayOptions {
+        ReplayOptions {
+            decoder: TextDecoder::Auto,
+            variations: false,
+            piece_letters: None,
+            tag_infos: true,
+        }
+    }
+}
+
+/// How far the replay of a game got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// Replayed to the end (a game with no moves too).
+    Ok,
+    /// Stopped at an error in the movetext.
+    Illegal,
+    InvalidSetup,
+    UnsupportedVariant,
+    Unreadable,
+}
+
+impl Status {
+    pub const ALL: [Status; 5] = [
+        Status::Ok,
+        Status::Illegal,
+        Status::InvalidSetup,
+        Status::UnsupportedVariant,
+        Status::Unreadable,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Illegal => "illegal",
+            Status::InvalidSetup => "invalid-setup",
+            Status::UnsupportedVariant => "unsupported-variant",
+            Status::Unreadable => "unreadable",
+        }
+    }
+}
+
+/// Sees every position of the main line as it is reached (ply 0 is the start position),
+/// with the standard SAN (check sign included) of the move that reached it.
+pub trait PlyVisitor {
+    fn position(&mut self, ply: u32, san: &[u8], pos: &Chess);
+}
+
+/// A visitor that wants nothing.
+impl PlyVisitor for () {
+    fn position(&mut self, _ply: u32, _san: &[u8], _pos: &Chess) {}
+}
+
+/// Everything the replay learnt about one game.
+#[derive(Debug, Clone)]
+pub struct GameReport {
+    pub file: Arc<str>,
+    pub index: u64,
+    pub line: u64,
+    pub tags: Tags,
+    pub findings: Vec<Finding>,
+    pub status: Status,
+    /// Moves replayed legally.
+    pub plies: u32,
+    pub castling_mode: CastlingMode,
+    /// The last position reached (`None` when the game could not start).
+    pub final_pos: Option<Chess>,
+    pub counts: MoveCounts,
+    pub draws: DrawTracker,
+    /// R of SPEC.md.
+    pub result: String,
+    pub result_consistent: bool,
+    pub termination: Termination,
+    pub perpetual_check: bool,
+}
+
+impl GameReport {
+    /// The first error finding, if any.
+    pub fn first_error(&self) -> Option<&Finding> {
+        self.findings
+            .iter()
+            .find(|f| f.severity() == crate::rules::findings::Severity::Error)
+    }
+}
+
+/// Writes a position as `pgnkit fen` does by default (en passant after every double step).
+pub fn fen_of(pos: &Chess) -> String {
+    let mut fen = String::new();
+    crate::rules::fen::style::append_fen(pos, EnPassantMode::Always, &mut fen);
+    fen
+}
+
+/// `23. O-O` or `23... O-O`: the move as a reader finds it.
+pub fn move_label(pos: &Chess, text: &str) -> String {
+    let dots = if pos.turn().is_white() { "." } else { "..." };
+    format!("{}{dots} {text}", pos.fullmoves())
+}
+
+/// Replays one game's main line.
+pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisitor) -> GameReport {
+    let tags = Tags::decode(raw, &options.decoder);
+    let mut game = Replay {
+        raw,
+        options,
+        report: GameReport {
+            file: raw.file.clone(),
+            index: raw.index,
+            line: raw.line,
+            tags,
+            findings: Vec::new(),
+            status: Status::Ok,
+            plies: 0,
+            castling_mode: CastlingMode::Standard,
+            final_pos: None,
+            counts: MoveCounts::default(),
+            draws: DrawTracker::with_history(HISTORY.take()),
+            result: String::new(),
+            result_consistent: true,
+            termination: Termination::None,
+            perpetual_check: false,
+        },
+        pos: Chess::default(),
+        in_check: false,
+        start: Chess::default(),
+        played: PLAYED.take(),
+        marker: None,
+        automatic_end: None,
+        plies_after_end: 0,
+    };
+    game.played.clear();
+    game.run(visitor);
+    // Kept here, on the thread that made them, for its next game (not freed after the
+    // report's long way round).
+    HISTORY.set(game.report.draws.take_history());
+    PLAYED.set(std::mem::take(&mut game.played));
+    game.report
+}
+
+thread_local! {
+    /// `Replay::played` of the thread's last game, reused by its next one.
+    static PLAYED: Cell<Vec<Played>> = const { Cell::new(Vec::new()) };
+    /// The position history buffers of the thread's last game, reused by its next one.
+    static HISTORY: Cell<RepetitionBuffers> = Cell::new(RepetitionBuffers::default());
+}
+
+struct Replay<'a> {
+    raw: &'a RawGame,
+    options: &'a ReplayOptions,
+    report: GameReport,
+    pos: Chess,
+    /// Whether the side to move in `pos` is in check.
+    in_check: bool,
+    /// The start position and the moves played from it: the diagnosis's `History` is
+    /// rebuilt from them only when a move fails, so the legal path records nothing more.
+    start: Chess,
+    played: Vec<Played>,
+    /// The first termination marker outside variations.
+    marker: Option<GameResult>,
+    /// The ply at which a fivefold repetition, the 75-move rule or dead material ended the game.
+    automatic_end: Option<(u32, Termination)>,
+    /// Moves played after that automatic end.
+    plies_after_end: u32,
+}
+
+impl Replay<'_> {
+    fn run(&mut self, visitor: &mut impl PlyVisitor) {
+        let raw = self.raw;
+        self.report_input_problems();
+        let tag_result = self.report.tags.get("Result").map(str::to_string);
+        if self.report.status == Status::Unreadable {
+            self.record_result(tag_result.as_deref(), self.scan_marker(0, 0));
+            return;
+        }
+        match setup::start_position(&self.report.tags) {
+            Ok((pos, mode)) => {
+                self.pos = pos;
+                self.report.castling_mode = mode;
+            }
+            Err(SetupError::UnsupportedVariant(variant)) => {
+                self.record_result(tag_result.as_deref(), self.scan_marker(0, 0));
+                self.report.status = Status::UnsupportedVariant;
+                self.game_finding(
+                    Code::SetupUnsupportedVariant,
+                    format!(
+                        "variant `{variant}` is not replayed (standard chess and Chess960 are)"
+                    ),
+                );
+                return;
+            }
+            Err(SetupError::InvalidFen(message)) => {
+                self.record_result(tag_result.as_deref(), self.scan_marker(0, 0));
+                self.report.status = Status::InvalidSetup;
+                self.game_finding(Code::SetupInvalidFen, message);
+                return;
+            }
+        }
+        self.start = self.pos.clone();
+        self.in_check = self.pos.is_check();
+        self.played.reserve(raw.tokens.len() / 2);
+        self.report.draws.start(&self.pos);
+        visitor.position(0, b"", &self.pos);
+
+        // Variations start from positions of the main line: replayed again only when asked.
+        let start = self.options.variations.then(|| self.pos.clone());
+        let mut depth = 0u32;
+        let mut stopped = false;
+        // The first termination marker outside variations, found on the way.
+        let mut marker = None;
+        let mut i = 0;
+        while let Some(token) = raw.tokens.get(i) {
+            match token.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                TokenKind::Word if depth == 0 => match self.play_token(i, visitor) {
+                    Some(extra) => i += extra,
+                    None => {
+                        stopped = true;
+                        break;
+                    }
+                },
+                TokenKind::Result if depth == 0 && marker.is_none() => {
+                    marker = Some(self.marker_of(token));
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let marker = match marker {
+            Some(found) => found,
+            // Stopped at an error: the marker may come later.
+            None => self.scan_marker(i + 1, depth),
+        };
+        self.record_result(tag_result.as_deref(), marker);
+        if let Some(start) = start {
+            let found = variations::check(raw, &start, self.options);
+            self.report.findings.extend(found);
+        }
+        if stopped || self.has_problem(InputProblemKind::LimitExceeded) {
+            self.report.status = Status::Illegal;
+        }
+        self.finish(tag_result.as_deref());
+    }
+
+    /// Turns what the splitter noticed into findings.
+    fn report_input_problems(&mut self) {
+        for input_problem in &self.raw.problems {
+            let InputProblem { kind, line, detail } = input_problem;
+            let code = problem_code(*kind);
+            if matches!(code, Code::InputUnreadable | Code::InputUnsupportedEncoding) {
+                self.report.status = Status::Unreadable;
+            }
+            // A finding about the game: its `move_line` is the game's line, and the
+            // message names the line where the defect stands.
+            let message = if code == Code::InputUnsupportedEncoding {
+                detail.clone()
+            } else {
+                format!("line {}: {detail}", self.raw.line + u64::from(*line))
+            };
+            self.report.findings.push(Finding {
+                code,
+                ply: 0,
+                move_text: String::new(),
+                san: String::new(),
+                message,
+                fen: String::new(),
+                move_line: self.raw.line,
+            });
+        }
+    }
+
+    fn has_problem(&self, kind: InputProblemKind) -> bool {
+        self.raw.problems.iter().any(|p| p.kind == kind)
+    }
+
+    /// The first termination marker outside variations from token `from` on, at `depth`.
+    fn scan_marker(&self, from: usize, mut depth: u32) -> Option<GameResult> {
+        for token in self.raw.tokens.iter().skip(from) {
+            match token.kind {
+                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
+                TokenKind::Result if depth == 0 => return self.marker_of(token),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn marker_of(&self, token: &Token) -> Option<GameResult> {
+        GameResult::parse(&String::from_utf8_lossy(self.raw.token_text(token)))
+    }
+
+    /// R of SPEC.md, from the Result tag and the termination marker.
+    fn record_result(&mut self, tag_result: Option<&str>, marker: Option<GameResult>) {
+        self.marker = marker;
+        self.report.result = result::recorded_result(tag_result, marker);
+    }
+
+    /// Plays the move token at `index`, or reports why it cannot be played. Returns the
+    /// number of following tokens it took in (`e8 (Q)`, `exd6 e.p.`), `None` on an error.
+    fn play_token(&mut self, index: usize, visitor: &mut impl PlyVisitor) -> Option<usize> {
+        let raw = self.raw;
+        let token = raw.tokens.get(index)?;
+        if let Some((m, suffix)) = plain_move(&self.pos, self.in_check, raw, index, self.options) {
+            self.play(m, suffix, None, token, visitor);
+            return Some(0);
+        }
+        let (start, played) = (&self.start, &self.played);
+        let history = || History::replayed(start, played);
+        let (read, extra) = read_move(&self.pos, history, raw, index, self.options);
+        match read {
+            Read::Move { m, suffix, why } => {
+                let mut standard = None;
+                if let Some(why) = why {
+                    let san_plus = SanPlus::from_move(self.pos.clone(), m);
+                    self.move_finding(
+                        Code::SanNotation,
+                        token,
+                        format!("read as {san_plus} ({why})"),
+                    );
+                    standard = Some(san_plus.san);
+                }
+                self.play(m, suffix, standard, token, visitor);
+                Some(extra)
+            }
+            Read::Fail { code, message } => {
+                self.move_finding(code, token, message);
+                None
+            }
+        }
+    }
+
+    /// Plays a legal move and updates every figure. `standard` is the move's standard SAN
+    /// when the token is not written so (`None`: the token is standard SAN, its check
+    /// sign aside).
+    #[inline]
+    fn play(
+        &mut self,
+        m: Move,
+        written_suffix: Option<Suffix>,
+        standard: Option<San>,
+        token: &Token,
+        visitor: &mut impl PlyVisitor,
+    ) {
+        if self.automatic_end.is_some() {
+            self.plies_after_end += 1;
+        }
+        let missed_en_passant =
+            !m.is_en_passant() && self.report.draws.en_passant_square().is_some();
+        if missed_en_passant {
+            let message = self.missed_en_passant_message();
+            self.move_finding(Code::EnPassantMissed, token, message);
+        }
+        self.played.push(Played {
+            mv: m,
+            token: token.span,
+        });
+        self.pos.play_unchecked(m);
+        self.report.plies += 1;
+        let ply = self.report.plies;
+        let gave_check = self.pos.is_check();
+        self.in_check = gave_check;
+        let actual_suffix = if gave_check {
+            Some(
+                if !piece_move::king_can_step(&self.pos) && self.pos.is_checkmate() {
+                    Suffix::Checkmate
+                } else {
+                    Suffix::Check
+                },
+            )
+        } else {
+            None
+        };
+        if written_suffix != actual_suffix {
+            let before = self.position_before_last_move();
+            self.check_suffix_finding(&before, token, written_suffix, actual_suffix);
+        }
+        self.report.counts.record(m, gave_check, missed_en_passant);
+        self.report.draws.after_move(ply, m, &self.pos, gave_check);
+        if self.automatic_end.is_none() {
+            let clock = self.pos.halfmoves();
+            let end = if self.report.draws.current_count >= 5 {
+                Some(Termination::FivefoldRepetition)
+            } else if clock >= 150 && actual_suffix != Some(Suffix::Checkmate) {
+                Some(Termination::SeventyFiveMoves)
+            } else if (ply == 1 || m.is_capture() || m.is_promotion())
+                && self.pos.is_insufficient_material()
+            {
+                // Only a capture or a promotion changes the material (a FEN may start dead).
+                Some(Termination::InsufficientMaterial)
+            } else {
+                None
+            };
+            self.automatic_end = end.map(|t| (ply, t));
+        }
+        let text = self.raw.token_text(token);
+        if standard.is_none() && written_suffix == actual_suffix {
+            visitor.position(ply, text, &self.pos);
+        } else {
+            // The visitor sees the standard SAN, with the check sign the move calls for.
+            let mut san = match standard {
+                Some(san) => san.to_string(),
+                None => String::from_utf8_lossy(match text {
+                    [body @ .., b'+' | b'#'] => body,
+                    _ => text,
+                })
+                .into_owned(),
+            };
+            match actual_suffix {
+                Some(Suffix::Check) => san.push('+'),
+                Some(Suffix::Checkmate) => san.push('#'),
+                None => {}
+            }
+            visitor.position(ply, san.as_bytes(), &self.pos);
+        }
+    }
+
+    /// The position before the move just played, replayed from the start: asked only for
+    /// a rare finding, so the legal path keeps no copy of every position.
+    fn position_before_last_move(&self) -> Chess {
+        let mut pos = self.start.clone();
+        let earlier = self.played.len().saturating_sub(1);
+        for &Played { mv: m, .. } in self.played.iter().take(earlier) {
+            pos.play_unchecked(m);
+        }
+        pos
+    }
+
+    fn check_suffix_finding(
+        &mut self,
+        before: &Chess,
+        token: &Token,
+        written: Option<Suffix>,
+        actual: Option<Suffix>,
+    ) {
+        // The finding is about the move just played: report it at its own ply and position.
+        let name = |s: Option<Suffix>| match s {
+            Some(Suffix::Check) => "`+`",
+            Some(Suffix::Checkmate) => "`#`",
+            None => "no suffix",
+        };
+        let message = format!(
+            "written with {} but the move calls for {}",
+            name(written),
+            name(actual)
+        );
+        let text = String::from_utf8_lossy(self.raw.token_text(token)).into_owned();
+        let ply = self.report.plies;
+        self.report.findings.push(Finding {
+            code: Code::SanCheckSuffix,
+            ply,
+            move_text: move_label(before, &text),
+            san: text,
+            message,
+            fen: fen_of(before),
+            move_line: self.raw.token_line(token),
+        });
+    }
+
+    /// Names the en passant capture that was available and not played.
+    fn missed_en_passant_message(&self) -> String {
+        let captures: Vec<String> = self
+            .pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_en_passant())
+            .map(|m| San::from_move(&self.pos, m).to_string())
+            .collect();
+        format!(
+            "en passant ({}) was available only now and another move was played: the window closed",
+            captures.join(" or ")
+        )
+    }
+
+    /// A finding about the move `token` in the current position (before it is played).
+    fn move_finding(&mut self, code: Code, token: &Token, message: String) {
+        let text = String::from_utf8_lossy(self.raw.token_text(token)).into_owned();
+        self.report.findings.push(Finding {
+            code,
+            ply: self.report.plies + 1,
+            move_text: move_label(&self.pos, &text),
+            san: text,
+            message,
+            fen: fen_of(&self.pos),
+            move_line: self.raw.token_line(token),
+        });
+    }
+
+    /// A finding about the whole game, at the last ply replayed.
+    fn game_finding(&mut self, code: Code, message: String) {
+        let fen = if matches!(self.report.status, Status::Ok | Status::Illegal) {
+            fen_of(&self.pos)
+        } else {
+            String::new()
+        };
+        self.report.findings.push(Finding {
+            code,
+            ply: self.report.plies,
+            move_text: String::new(),
+            san: String::new(),
+            message,
+            fen,
+            move_line: self.raw.line,
+        });
+    }
+
+    /// The final position: termination, result cross-check, perpetual check.
+    fn finish(&mut self, tag_result: Option<&str>) {
+        self.report.final_pos = Some(self.pos.clone());
+        // The splitter's findings (the first ones) are about the whole game: they carry the
+        // last ply replayed and the final position, as every game-level finding does.
+        if !self.raw.problems.is_empty() {
+            let fen = fen_of(&self.pos);
+            let plies = self.report.plies;
+            for finding in self
+                .report
+                .findings
+                .iter_mut()
+                .take(self.raw.problems.len())
+            {
+                finding.ply = plies;
+                finding.fen.clone_from(&fen);
+            }
+        }
+        let termination = Termination::of(&self.pos, &self.report.draws);
+        self.report.termination = termination;
+        self.report.perpetual_check = self.report.draws.perpetual_check();
+        for (code, message) in tag_checks::check(&self.report.tags, self.options.tag_infos) {
+            self.game_finding(code, message);
+        }
+        if let Some((end_ply, termination)) = self.automatic_end
+            && self.plies_after_end > 0
+        {
+            let message = format!(
+                "the game had already ended in a draw at ply {end_ply} ({}); {} played after it do{} not count",
+                termination.as_str().replace('-', " "),
+                if self.plies_after_end == 1 {
+                    "the 1 move".to_string()
+                } else {
+                    format!("the {} moves", self.plies_after_end)
+                },
+                if self.plies_after_end == 1 { "es" } else { "" }
+            );
+            self.game_finding(Code::ResultAfterAutomaticDraw, message);
+        }
+        if self.report.status != Status::Ok {
+            // A replay that stopped early does not show the game's real final position.
+            return;
+        }
+        if let Some(message) = result::mismatch(
+            tag_result,
+            self.marker,
+            &self.report.result,
+            &self.pos,
+            termination,
+        ) {
+            self.report.result_consistent = false;
+            self.game_finding(Code::ResultMismatch, message);
+        } else if let Some(message) = result::unwinnable_win(&self.report.result, &self.pos) {
+            self.game_finding(Code::ResultUnwinnableWin, message);
+        }
+    }
+}
+
+/// The finding code of a defect the splitter found in the bytes.
+fn problem_code(kind: InputProblemKind) -> Code {
+    match kind {
+        InputProblemKind::UnterminatedComment => Code::InputUnterminatedComment,
+        InputProblemKind::Truncated => Code::InputTruncated,
+        InputProblemKind::UnescapedQuote => Code::InputUnescapedQuote,
+        InputProblemKind::Unreadable => Code::InputUnreadable,
+        InputProblemKind::BadTag => Code::InputBadTag,
+        InputProblemKind::UnbalancedParenthesis => Code::InputUnbalancedParenthesis,
+        InputProblemKind::UnsupportedEncoding => Code::InputUnsupportedEncoding,
+        InputProblemKind::LimitExceeded => Code::InputLimitExceeded,
+    }
+}

@@ -1,0 +1,263 @@
+//! The whole movetext of a game, variations included, replayed: each variation from the
+//! position before the move it replaces. A line stops at its first illegal move, which
+//! is named with the same code and message `validate` gives. `convert` writes these steps
+//! out; `validate --variations` turns the variations' steps into findings.
+
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+
+use crate::pgn::{RawGame, Span, Token, TokenKind};
+use crate::rules::findings::Code;
+use crate::rules::replay::history::History;
+use crate::rules::replay::{Read, ReplayOptions, read_move};
+
+/// One step of the movetext, in input order.
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// A legal move, the position it is played from, its 1-based ply from the game's
+    /// start, its token, and why its notation is not standard SAN (when it is not).
+    Move {
+        before: Chess,
+        m: Move,
+        ply: u32,
+        token: usize,
+        why: Option<String>,
+    },
+    /// A null move (`--`, `Z0`) inside a variation: analysis passes the turn ("what if it
+    /// were the other side's move"), allowed unless the side to move is in check.
+    Pass {
+        before: Chess,
+        token: usize,
+    },
+    Comment(Token),
+    /// `$N`, `!`, `?!` ...
+    Nag(Token),
+    /// `+-`, `=`, `N` ...
+    Glyph(Token),
+    VariationStart,
+    VariationEnd,
+    /// The move that ends a line: what was written, why it cannot be played, where.
+    Illegal {
+        text: String,
+        code: Code,
+        message: String,
+        main_line: bool,
+        before: Chess,
+        ply: u32,
+        token: usize,
+    },
+}
+
+/// A line being replayed.
+#[derive(Clone)]
+struct Line {
+    pos: Chess,
+    history: History,
+    /// The position (and history) before the last move: where a variation starts.
+    before_last: Option<(Chess, History)>,
+    /// An illegal move was met: the rest of this line (and its variations) is skipped.
+    broken: bool,
+    /// Plies played from the game's start to `pos`.
+    plies: u32,
+}
+
+impl Line {
+    fn new(pos: Chess, history: History) -> Line {
+        Line {
+            pos,
+            history,
+            before_last: None,
+            broken: false,
+            plies: 0,
+        }
+    }
+}
+
+/// Replays every line of `raw` from `start`, reading each move as `validate` does. The
+/// steps come one at a time: a game of a million moves in variations is not held as a
+/// million positions.
+pub fn walk<'a>(raw: &'a RawGame, start: &Chess, options: &'a ReplayOptions) -> Walk<'a> {
+    let mut history = History::default();
+    history.start(start);
+    Walk {
+        raw,
+        options,
+        lines: vec![Line::new(start.clone(), history)],
+        skipped_depth: 0,
+        taken_in: 0,
+        index: 0,
+    }
+}
+
+/// The steps of `walk`, in input order.
+pub struct Walk<'a> {
+    raw: &'a RawGame,
+    options: &'a ReplayOptions,
+    /// The main line, then each open variation.
+    lines: Vec<Line>,
+    /// Nesting inside a broken line, whose variations are skipped with it.
+    skipped_depth: u32,
+    /// Tokens taken in by the move before them (`e8 (Q)`, `exd6 e.p.`).
+    taken_in: usize,
+    /// The next token.
+    index: usize,
+}
+
+impl Iterator for Walk<'_> {
+    type Item = Step;
+
+    fn next(&mut self) -> Option<Step> {
+        let raw = self.raw;
+        while let Some(token) = raw.tokens.get(self.index) {
+            let index = self.index;
+            self.index += 1;
+            if self.taken_in > 0 {
+                self.taken_in -= 1;
+                continue;
+            }
+            let main_line = self.lines.len() == 1;
+            let line = self.lines.last_mut()?;
+            if line.broken {
+                match token.kind {
+                    TokenKind::VariationStart => self.skipped_depth += 1,
+                    TokenKind::VariationEnd if self.skipped_depth > 0 => self.skipped_depth -= 1,
+                    TokenKind::VariationEnd if self.lines.len() > 1 => {
+                        self.lines.pop();
+                        return Some(Step::VariationEnd);
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            match token.kind {
+                TokenKind::Word => {
+                    if !main_line && let Some(step) = pass_in_analysis(raw, index, line) {
+                        return Some(step);
+                    }
+                    let (step, extra) = play(raw, index, line, main_line, self.options);
+                    self.taken_in = extra;
+                    return Some(step);
+                }
+                TokenKind::Comment => return Some(Step::Comment(*token)),
+                TokenKind::Nag => return Some(Step::Nag(*token)),
+                TokenKind::Glyph => return Some(Step::Glyph(*token)),
+                TokenKind::VariationStart => {
+                    let (pos, history) = line
+                        .before_last
+                        .clone()
+                        .unwrap_or_else(|| (line.pos.clone(), line.history.clone()));
+                    let plies = if line.before_last.is_some() {
+                        line.plies.saturating_sub(1)
+                    } else {
+                        line.plies
+                    };
+                    let mut variation = Line::new(pos, history);
+                    variation.plies = plies;
+                    self.lines.push(variation);
+                    return Some(Step::VariationStart);
+                }
+                TokenKind::VariationEnd => {
+                    // A `)` with no `(` in the main line is ignored.
+                    if self.lines.len() > 1 {
+                        self.lines.pop();
+                        return Some(Step::VariationEnd);
+                    }
+                }
+                TokenKind::MoveNumber | TokenKind::Result => {}
+            }
+        }
+        // Variations left open at the end of the game are closed.
+        if self.lines.len() > 1 {
+            self.lines.pop();
+            return Some(Step::VariationEnd);
+        }
+        None
+    }
+}
+
+/// Plays the move token at `index` on `line`, or marks the line broken and says why;
+/// also returns how many following tokens the move took in.
+fn play(
+    raw: &RawGame,
+    index: usize,
+    line: &mut Line,
+    main_line: bool,
+    options: &ReplayOptions,
+) -> (Step, usize) {
+    let text = raw
+        .tokens
+        .get(index)
+        .map(|t| String::from_utf8_lossy(raw.token_text(t)).into_owned())
+        .unwrap_or_default();
+    let (read, extra) = read_move(&line.pos, || line.history.clone(), raw, index, options);
+    let step = match read {
+        Read::Move { m, why, .. } => {
+            let before = line.pos.clone();
+            line.before_last = Some((before.clone(), line.history.clone()));
+            let ply = line.plies + 1;
+            let span = raw.tokens.get(index).map_or(Span::default(), |t| t.span);
+            line.history.record(&line.pos, m, ply, span);
+            line.pos.play_unchecked(m);
+            line.history.cross_check(&line.pos);
+            line.plies = ply;
+            Step::Move {
+                before,
+                m,
+                ply,
+                token: index,
+                why,
+            }
+        }
+        Read::Fail { code, message } => {
+            line.broken = true;
+            let message = if !main_line && matches!(San::from_ascii(text.as_bytes()), Ok(San::Null))
+            {
+                // A null move in a variation fails only out of check.
+                "a null move (`--`, `Z0`) passes the turn in analysis, but not out of check"
+                    .to_string()
+            } else {
+                message
+            };
+            Step::Illegal {
+                text,
+                code,
+                message,
+                main_line,
+                before: line.pos.clone(),
+                ply: line.plies + 1,
+                token: index,
+            }
+        }
+    };
+    (step, extra)
+}
+
+/// A null move in a variation passes the turn, unless the side to move is in check.
+fn pass_in_analysis(raw: &RawGame, index: usize, line: &mut Line) -> Option<Step> {
+    let text = raw.tokens.get(index).map(|t| raw.token_text(t))?;
+    if !matches!(San::from_ascii(text), Ok(San::Null)) || line.pos.is_check() {
+        return None;
+    }
+    let passed = passed_turn(&line.pos)?;
+    let before = std::mem::replace(&mut line.pos, passed);
+    line.before_last = Some((before.clone(), line.history.clone()));
+    line.plies += 1;
+    Some(Step::Pass {
+        before,
+        token: index,
+    })
+}
+
+/// The position with the other side to move, the clocks advanced as after a move (a
+/// null move by Black completes a move number).
+fn passed_turn(pos: &Chess) -> Option<Chess> {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn.is_white() {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    let mode = CastlingMode::detect(&setup);
+    setup.position(mode).ok()
+}

@@ -1,0 +1,479 @@
+//! Tokens that are not standard SAN but still mean exactly one move (`e8Q`, `e2-e4`,
+//! `g1f3`, `1…e5`, `Qxf7++`, `exd6ep`, `0-0`, localized piece letters): each is read as
+//! the standard SAN it stands for, and the replay then plays or diagnoses it as usual.
+
+use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::{CastlingSide, Chess, Position, Rank, Role, Square};
+
+/// Piece letters of another language, read only when asked for (`--piece-letters`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PieceLetters {
+    /// German: K D T L S (König, Dame, Turm, Läufer, Springer).
+    De,
+    /// French: R D T F C (Roi, Dame, Tour, Fou, Cavalier).
+    Fr,
+    /// Dutch: K D T L P (Koning, Dame, Toren, Loper, Paard).
+    Nl,
+}
+
+impl PieceLetters {
+    /// The English letter for a letter of this language, if it is one.
+    fn english(self, letter: u8) -> Option<u8> {
+        let table: &[(u8, u8)] = match self {
+            PieceLetters::De => &[
+                (b'K', b'K'),
+                (b'D', b'Q'),
+                (b'T', b'R'),
+                (b'L', b'B'),
+                (b'S', b'N'),
+            ],
+            PieceLetters::Fr => &[
+                (b'R', b'K'),
+                (b'D', b'Q'),
+                (b'T', b'R'),
+                (b'F', b'B'),
+                (b'C', b'N'),
+            ],
+            PieceLetters::Nl => &[
+                (b'K', b'K'),
+                (b'D', b'Q'),
+                (b'T', b'R'),
+                (b'L', b'B'),
+                (b'P', b'N'),
+            ],
+        };
+        table
+            .iter()
+            .find(|(from, _)| *from == letter)
+            .map(|(_, to)| *to)
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            PieceLetters::De => "German piece letters",
+            PieceLetters::Fr => "French piece letters",
+            PieceLetters::Nl => "Dutch piece letters",
+        }
+    }
+}
+
+/// A token read as the SAN it stands for.
+pub struct Reading {
+    pub san_plus: SanPlus,
+    /// What was non-standard about it (`None`: nothing, it is standard SAN).
+    pub why: Option<String>,
+}
+
+/// Rewrites localized piece letters (the leading piece and a promotion piece) to English.
+pub fn translate(text: &[u8], letters: PieceLetters) -> Option<Vec<u8>> {
+    let mut out = text.to_vec();
+    let mut changed = false;
+    if let Some(first) = out.first_mut()
+        && let Some(english) = letters.english(*first)
+    {
+        changed |= english != *first;
+        *first = english;
+    }
+    if let Some(eq) = out.iter().position(|&b| b == b'=')
+        && let Some(piece) = out.get_mut(eq + 1)
+        && let Some(english) = letters.english(*piece)
+    {
+        changed |= english != *piece;
+        *piece = english;
+    }
+    changed.then_some(out)
+}
+
+/// Reads a token as a move: standard SAN first, then the non-standard forms that mean
+/// exactly one move. `None`: the token means no move.
+pub fn read(pos: &Chess, text: &[u8], letters: Option<PieceLetters>) -> Option<Reading> {
+    if let Some(letters) = letters
+        && let Some(english) = translate(text, letters)
+    {
+        let mut reading = read(pos, &english, None)?;
+        let why = match reading.why {
+            Some(why) => format!("{}; {why}", letters.name()),
+            None => letters.name().to_string(),
+        };
+        reading.why = Some(why);
+        return Some(reading);
+    }
+    if let Ok(san_plus) = SanPlus::from_ascii(text) {
+        if let Some(reading) = capture_marked_lan(pos, text, san_plus) {
+            return Some(reading);
+        }
+        if !over_specified_pawn(san_plus.san) {
+            let why = lowercase_promotion(san_plus.san, text)
+                .then(|| "a promotion piece in lower case".to_string());
+            return Some(Reading { san_plus, why });
+        }
+        // `e2e4`, `g1f3`: shakmaty reads a pawn from e2 / g1; the board says which piece.
+        let (body, _, _) = split_suffix(text);
+        let san = long_algebraic(pos, body).unwrap_or(san_plus.san);
+        return Some(Reading {
+            san_plus: SanPlus {
+                san,
+                suffix: san_plus.suffix,
+            },
+            why: Some("long algebraic or UCI notation".to_string()),
+        });
+    }
+    nonstandard(pos, text)
+}
+
+/// `Nxg1f3`: shakmaty reads a capture by the knight on g1; as long algebraic notation
+/// (the origin square after the marker) it is the move g1-f3. Read so only when the
+/// capture is illegal and the long algebraic move is legal.
+fn capture_marked_lan(pos: &Chess, text: &[u8], san_plus: SanPlus) -> Option<Reading> {
+    let San::Normal {
+        file: Some(_),
+        rank: Some(_),
+        capture: true,
+        ..
+    } = san_plus.san
+    else {
+        return None;
+    };
+    if san_plus.san.to_move(pos).is_ok() {
+        return None;
+    }
+    let (body, _, _) = split_suffix(text);
+    let san = long_algebraic(pos, body)?;
+    san.to_move(pos).ok()?;
+    Some(Reading {
+        san_plus: SanPlus {
+            san,
+            suffix: san_plus.suffix,
+        },
+        why: Some("long algebraic or UCI notation".to_string()),
+    })
+}
+
+/// `e8=q`: shakmaty accepts it, the standard writes the piece in upper case.
+fn lowercase_promotion(san: San, text: &[u8]) -> bool {
+    matches!(
+        san,
+        San::Normal {
+            promotion: Some(_),
+            ..
+        }
+    ) && text
+        .windows(2)
+        .any(|pair| matches!(pair, [b'=', letter] if letter.is_ascii_lowercase()))
+}
+
+/// `e2e4` parses as SAN (a pawn with file and rank given) but is UCI, not SAN.
+fn over_specified_pawn(san: San) -> bool {
+    matches!(
+        san,
+        San::Normal {
+            role: Role::Pawn,
+            rank: Some(_),
+            ..
+        }
+    )
+}
+
+fn nonstandard(pos: &Chess, text: &[u8]) -> Option<Reading> {
+    let mut whys: Vec<&str> = Vec::new();
+    let mut body = text;
+    if let Some(rest) = strip_ellipsis(body) {
+        body = rest;
+        whys.push("a move number glued with `…`");
+    }
+    let (rest, suffix, odd_suffix) = split_suffix(body);
+    body = rest;
+    if odd_suffix {
+        whys.push("a non-standard check or mate sign");
+    }
+    for ep in [&b"e.p."[..], b"e.p", b"ep"] {
+        if let Some(rest) = body.strip_suffix(ep)
+            && rest.len() >= 2
+        {
+            body = rest;
+            whys.push("en passant marked with `e.p.`");
+            break;
+        }
+    }
+    let san = if let Some(side) = zeros_castling(body) {
+        whys.push("castling written with zeros");
+        San::Castle(side)
+    } else if let Ok(san) = San::from_ascii(body) {
+        san
+    } else if let Some(san) = promotion_without_equals(body) {
+        whys.push("a promotion written without `=`");
+        san
+    } else if let Some(san) = long_algebraic(pos, body) {
+        whys.push("long algebraic or UCI notation");
+        san
+    } else {
+        return None;
+    };
+    if whys.is_empty() {
+        return None;
+    }
+    Some(Reading {
+        san_plus: SanPlus { san, suffix },
+        why: Some(whys.join("; ")),
+    })
+}
+
+/// `1…e5`, `12…Nf6`, `…e5`: the move after a glued Unicode ellipsis.
+fn strip_ellipsis(text: &[u8]) -> Option<&[u8]> {
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    let rest = text.get(digits..)?;
+    rest.strip_prefix("…".as_bytes())
+        .or_else(|| rest.strip_prefix(b"..").filter(|_| digits > 0))
+}
+
+/// Splits off `+`, `#`, `++`, `†`, `‡`; the flag says the sign was non-standard.
+fn split_suffix(text: &[u8]) -> (&[u8], Option<Suffix>, bool) {
+    if let Some(body) = text.strip_suffix(b"++") {
+        return (body, Some(Suffix::Checkmate), true);
+    }
+    if let Some(body) = text.strip_suffix("†".as_bytes()) {
+        return (body, Some(Suffix::Check), true);
+    }
+    if let Some(body) = text.strip_suffix("‡".as_bytes()) {
+        return (body, Some(Suffix::Checkmate), true);
+    }
+    match text {
+        [body @ .., b'#'] => (body, Some(Suffix::Checkmate), false),
+        [body @ .., b'+'] => (body, Some(Suffix::Check), false),
+        _ => (text, None, false),
+    }
+}
+
+fn zeros_castling(body: &[u8]) -> Option<CastlingSide> {
+    match body {
+        b"0-0" => Some(CastlingSide::KingSide),
+        b"0-0-0" => Some(CastlingSide::QueenSide),
+        _ => None,
+    }
+}
+
+/// `e8Q`, `e8/Q`, `e8=q`, `dxe8N`: a pawn move with its promotion piece written oddly.
+fn promotion_without_equals(body: &[u8]) -> Option<San> {
+    let (&letter, rest) = body.split_last()?;
+    let piece = Role::from_char(char::from(letter.to_ascii_lowercase()))?;
+    let rest = rest
+        .strip_suffix(b"=")
+        .or_else(|| rest.strip_suffix(b"/"))
+        .unwrap_or(rest);
+    match San::from_ascii(rest).ok()? {
+        San::Normal {
+            role: Role::Pawn,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: None,
+        } if to.rank() == Rank::First || to.rank() == Rank::Eighth => Some(San::Normal {
+            role: Role::Pawn,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: Some(piece),
+        }),
+        _ => None,
+    }
+}
+
+/// `e2-e4`, `Ng1-f3`, `Nxg1f3`, `Bb5xc6`, `g1f3`, `e7e8q`, `e1g1`, Chess960 king-takes-rook:
+/// the origin and target squares, read as a fully specified SAN (or castling).
+fn long_algebraic(pos: &Chess, body: &[u8]) -> Option<San> {
+    let (role_letter, rest) = match body.first() {
+        Some(&c @ (b'K' | b'Q' | b'R' | b'B' | b'N' | b'P')) => (Some(c), body.get(1..)?),
+        _ => (None, body),
+    };
+    let mut rest = rest.strip_prefix(b"x").unwrap_or(rest);
+    let from = square(rest.get(..2)?)?;
+    rest = rest.get(2..)?;
+    match rest.first() {
+        Some(b'-') => rest = rest.get(1..)?,
+        Some(b'x' | b':') => rest = rest.get(1..)?,
+        _ => {}
+    }
+    let to = square(rest.get(..2)?)?;
+    rest = rest.get(2..)?;
+    let rest = rest.strip_prefix(b"=").unwrap_or(rest);
+    let promotion = match rest {
+        [] => None,
+        [letter] => Some(Role::from_char(char::from(letter.to_ascii_lowercase()))?),
+        _ => return None,
+    };
+    let board = pos.board();
+    let role = match role_letter {
+        Some(letter) => Role::from_char(char::from(letter.to_ascii_lowercase()))?,
+        None => board.role_at(from).unwrap_or(Role::Pawn),
+    };
+    if role == Role::King
+        && board.king_of(pos.turn()) == Some(from)
+        && promotion.is_none()
+        && let Some(side) = castling_side(pos, from, to)
+    {
+        return Some(San::Castle(side));
+    }
+    // The squares say it all: a capture marker in long algebraic notation is decoration.
+    let capture = board.by_color(!pos.turn()).contains(to)
+        || (role == Role::Pawn && from.file() != to.file());
+    Some(San::Normal {
+        role,
+        file: Some(from.file()),
+        rank: Some(from.rank()),
+        capture,
+        to,
+        promotion,
+    })
+}
+
+/// A king move that stands for castling: two squares along the back rank, or onto the
+/// own castling rook (Chess960 style).
+fn castling_side(pos: &Chess, from: Square, to: Square) -> Option<CastlingSide> {
+    let own_rook = (pos.castles().castling_rights() & pos.us()).contains(to);
+    let two_squares =
+        from.rank() == to.rank() && from.distance(to) == 2 && pos.castles().mode().is_standard();
+    (own_rook || two_squares).then(|| {
+        if to.file() > from.file() {
+            CastlingSide::KingSide
+        } else {
+            CastlingSide::QueenSide
+        }
+    })
+}
+
+fn square(text: &[u8]) -> Option<Square> {
+    Square::from_ascii(text).ok()
+}
+
+/// Why a token that means no move was rejected.
+pub fn why_not_a_move(text: &[u8]) -> String {
+    format!(
+        "`{}` is not a move in standard algebraic notation",
+        String::from_utf8_lossy(text)
+    )
+}
+
+/// A SAN that names no legal move as written, with its capture marker mended where the
+/// token can only mean that: a piece move with `x` onto an empty square or without `x`
+/// onto an enemy piece (`Nxf3`, `Bc6`, `Kd7`, `Bb5c6`), and a pawn capture written as two
+/// files (`ed5`). A pawn push (`d5`) and a pawn "capture" along its file (`exe4`) are not
+/// loose spellings of another move, and stay illegal. The caller asks shakmaty whether
+/// the mended SAN names one legal move, several, or none.
+pub fn mended_capture(san: San) -> Option<San> {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+    else {
+        return None;
+    };
+    let pawn_files = role == Role::Pawn && !capture && file.is_some_and(|f| f != to.file());
+    (role != Role::Pawn || pawn_files).then_some(San::Normal {
+        role,
+        file,
+        rank,
+        capture: !capture,
+        to,
+        promotion,
+    })
+}
+
+/// What makes `written` (the token's SAN, `text` without its check sign) differ from
+/// `standard`, the standard SAN of the move it names; `None` when it is standard.
+pub fn departure(written: San, text: &[u8], standard: San) -> Option<String> {
+    if standard.to_string().as_bytes() == text {
+        return None;
+    }
+    let mut whys: Vec<&str> = Vec::new();
+    if let (
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            ..
+        },
+        San::Normal {
+            file: standard_file,
+            rank: standard_rank,
+            capture: captures,
+            ..
+        },
+    ) = (written, standard)
+    {
+        match (capture, captures) {
+            (false, true) if role == Role::Pawn => whys.push("a pawn capture written without `x`"),
+            (false, true) => whys.push("a capture written without `x`"),
+            (true, false) => whys.push("`x` on a move that captures nothing"),
+            _ => {}
+        }
+        if role == Role::Pawn && file.is_none() && standard_file.is_some() {
+            whys.push("a pawn capture without the file it comes from");
+        } else if (file.is_some() && standard_file.is_none())
+            || (rank.is_some() && standard_rank.is_none())
+        {
+            whys.push(
+                "an origin file or rank the move does not need: no other such piece can go there",
+            );
+        } else if file != standard_file || rank != standard_rank {
+            whys.push("the piece told apart by another file or rank than standard SAN uses");
+        }
+    }
+    if whys.is_empty() {
+        whys.push(if text.first() == Some(&b'P') {
+            "a `P` for the pawn, which SAN leaves out"
+        } else {
+            "not spelled as standard SAN"
+        });
+    }
+    Some(whys.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use shakmaty::Chess;
+    use shakmaty::san::San;
+
+    use super::{departure, mended_capture};
+
+    fn san(text: &str) -> San {
+        text.parse().unwrap()
+    }
+
+    /// Only a piece move's capture mark and a two-file pawn capture are mended.
+    #[test]
+    fn mends_only_what_can_mean_one_other_move() {
+        for (written, mended) in [
+            ("Bc6", Some("Bxc6")),
+            ("Nxf3", Some("Nf3")),
+            ("Bb5c6", Some("Bb5xc6")),
+            ("Kd7", Some("Kxd7")),
+            ("ed5", Some("exd5")),
+            ("d5", None),
+            ("exe4", None),
+            ("exd5", None),
+            ("O-O", None),
+        ] {
+            assert_eq!(mended_capture(san(written)), mended.map(san), "{written}");
+        }
+    }
+
+    #[test]
+    fn names_what_departs_from_standard_san() {
+        let pos = Chess::default();
+        let standard = |text: &str| San::from_move(&pos, san(text).to_move(&pos).unwrap());
+        assert_eq!(departure(san("Nf3"), b"Nf3", standard("Nf3")), None);
+        let why = departure(san("Ngf3"), b"Ngf3", standard("Nf3")).unwrap();
+        assert!(why.contains("does not need"), "{why}");
+        let why = departure(san("Pe4"), b"Pe4", standard("e4")).unwrap();
+        assert!(why.contains("`P`"), "{why}");
+    }
+}

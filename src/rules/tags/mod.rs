@@ -1,0 +1,170 @@
+//! A game's tag pairs, decoded to text.
+
+use std::borrow::Cow;
+
+pub mod checks;
+
+use crate::pgn::{RawGame, TextDecoder};
+
+/// Tag pairs in input order, decoded (escapes resolved, UTF-8 or Latin-1). All the text
+/// lives in one string, so a game's tags cost two allocations, not two per tag.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags {
+    text: String,
+    spans: Vec<TagText>,
+    /// For a game of many tags, the spans' indices sorted by name (stable, so the first
+    /// of a name comes first): `get` searches it instead of every tag, which would make
+    /// a finding per tag cost the square of the tags. Empty for ordinary games.
+    by_name: Vec<u32>,
+}
+
+/// Where one tag pair stands in `Tags::text`: its name, then its value from the name's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TagText {
+    start: usize,
+    name_end: usize,
+    end: usize,
+}
+
+/// Tags up to which `get` looks at each tag in turn (cheaper than an index).
+const SCANNED_TAGS: usize = 32;
+
+impl Tags {
+    pub fn decode(raw: &RawGame, decoder: &TextDecoder) -> Tags {
+        // The common case, with one UTF-8 check for all tags: every name and value is
+        // UTF-8 and taken as it is. Otherwise each part is decoded (Latin-1 where it is
+        // not UTF-8, or the `--encoding`), which always gives UTF-8.
+        let as_is = |bytes| Some(Cow::Borrowed(bytes));
+        let decoded = |bytes| {
+            Some(match decoder.decode(bytes) {
+                Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+                Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+            })
+        };
+        matches!(decoder, TextDecoder::Auto)
+            .then(|| Tags::collect(raw, as_is))
+            .flatten()
+            .or_else(|| Tags::collect(raw, decoded))
+            .unwrap_or_default()
+    }
+
+    /// Every tag's name and unescaped value, each part's bytes given by `text_of`, into one
+    /// string; `None` when the result is not UTF-8. (`\` and `"` are ASCII and never part
+    /// of a multi-byte character, so unescaping keeps valid UTF-8 valid and invalid UTF-8
+    /// invalid.)
+    fn collect<'r>(
+        raw: &'r RawGame,
+        text_of: impl Fn(&'r [u8]) -> Option<Cow<'r, [u8]>>,
+    ) -> Option<Tags> {
+        let size = raw
+            .tags
+            .iter()
+            .map(|t| t.value.end.saturating_sub(t.name.start) as usize)
+            .sum();
+        let mut text = Vec::with_capacity(size);
+        let mut spans = Vec::with_capacity(raw.tags.len());
+        for tag in &raw.tags {
+            let start = text.len();
+            text.extend_from_slice(&text_of(raw.text(tag.name))?);
+            let name_end = text.len();
+            unescape_into(&text_of(raw.text(tag.value))?, &mut text);
+            spans.push(TagText {
+                start,
+                name_end,
+                end: text.len(),
+            });
+        }
+        let text = String::from_utf8(text).ok()?;
+        let mut by_name = Vec::new();
+        if spans.len() > SCANNED_TAGS {
+            let name = |i: &u32| {
+                spans
+                    .get(*i as usize)
+                    .and_then(|tag| text.as_bytes().get(tag.start..tag.name_end))
+                    .unwrap_or_default()
+            };
+            by_name = (0..u32::try_from(spans.len()).unwrap_or(u32::MAX)).collect();
+            by_name.sort_by(|a, b| name(a).cmp(name(b)));
+        }
+        Some(Tags {
+            text,
+            spans,
+            by_name,
+        })
+    }
+
+    /// The (name, value) pairs in input order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.spans.iter().map(
+            |&TagText {
+                 start,
+                 name_end,
+                 end,
+             }| {
+                (
+                    self.text.get(start..name_end).unwrap_or_default(),
+                    self.text.get(name_end..end).unwrap_or_default(),
+                )
+            },
+        )
+    }
+
+    /// How many tag pairs the game has.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The value of the first tag with this name (names are case-sensitive, as in PGN).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        // Names compared as bytes: no character-boundary checks for the tags passed over.
+        let text = self.text.as_bytes();
+        let name_of = |tag: &TagText| text.get(tag.start..tag.name_end).unwrap_or_default();
+        let &TagText { name_end, end, .. } = if self.by_name.is_empty() {
+            self.spans
+                .iter()
+                .find(|tag| name_of(tag) == name.as_bytes())?
+        } else {
+            let span_at = |i: &u32| self.spans.get(*i as usize);
+            let first = self
+                .by_name
+                .partition_point(|i| span_at(i).map_or(&[][..], name_of) < name.as_bytes());
+            self.by_name
+                .get(first)
+                .and_then(span_at)
+                .filter(|tag| name_of(tag) == name.as_bytes())?
+        };
+        self.text.get(name_end..end)
+    }
+
+    /// The value, or `""` when absent.
+    pub fn value(&self, name: &str) -> &str {
+        self.get(name).unwrap_or("")
+    }
+}
+
+/// Appends `value` to `out` with the PGN escapes `\"` and `\\` resolved.
+fn unescape_into(value: &[u8], out: &mut Vec<u8>) {
+    if memchr::memchr(b'\\', value).is_none() {
+        out.extend_from_slice(value);
+        return;
+    }
+    let mut bytes = value.iter();
+    while let Some(&b) = bytes.next() {
+        if b == b'\\' {
+            match bytes.next() {
+                Some(&next @ (b'"' | b'\\')) => out.push(next),
+                Some(&other) => {
+                    out.push(b'\\');
+                    out.push(other);
+                }
+                None => out.push(b'\\'),
+            }
+        } else {
+            out.push(b);
+        }
+    }
+}
