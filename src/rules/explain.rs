@@ -110,5 +110,8 @@ pub fn explanation(code: Code) -> &'static str {
         Code::SetupImplausible => {
             "The [FEN] position is legal but could hardly arise in a game (see pgnkit check-fen)."
         }
+        Code::CommentBadAnnotation => {
+            "A [%clk H:MM:SS] or [%eval X] command in a comment cannot be read; stats passes over it."
+        }
     }
 }

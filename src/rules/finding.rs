@@ -91,6 +91,7 @@ codes! {
     TagBadValue => "tag.bad-value", Info;
     TagDuplicate => "tag.duplicate", Warning;
     SetupImplausible => "setup.implausible", Info;
+    CommentBadAnnotation => "comment.bad-annotation", Info;
 }
 
 impl fmt::Display for Code {

@@ -19,6 +19,7 @@ use super::tags::Tags;
 use super::{piece_move, tag_checks, variations};
 use crate::input::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
 use crate::stats::MoveCounts;
+use crate::stats::annotations::{self, AnnotationFigures};
 
 /// How games are replayed.
 #[derive(Debug, Clone, Copy)]
@@ -108,6 +109,8 @@ pub struct GameReport {
     pub result_consistent: bool,
     pub termination: Termination,
     pub perpetual_check: bool,
+    /// Clocks and evaluations read in the comments after main-line moves.
+    pub annotations: AnnotationFigures,
 }
 
 impl GameReport {
@@ -154,6 +157,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
             result_consistent: true,
             termination: Termination::None,
             perpetual_check: false,
+            annotations: AnnotationFigures::default(),
         },
         pos: Chess::default(),
         in_check: false,
@@ -257,6 +261,9 @@ impl Replay<'_> {
                 TokenKind::Result if depth == 0 && marker.is_none() => {
                     marker = Some(self.marker_of(token));
                 }
+                TokenKind::Comment if depth == 0 && marker.is_none() && self.report.plies > 0 => {
+                    self.read_annotations(token);
+                }
                 _ => {}
             }
             i += 1;
@@ -275,6 +282,45 @@ impl Replay<'_> {
             self.report.status = Status::Illegal;
         }
         self.finish(tag_result.as_deref());
+    }
+
+    /// Reads the clock and evaluation of a comment after the last move played (most
+    /// comments hold no `[%`, and cost one byte search).
+    fn read_annotations(&mut self, token: &Token) {
+        let text = self.raw.token_text(token);
+        if !annotations::may_annotate(text) {
+            return;
+        }
+        let found = annotations::read_comment(text);
+        // The move just played was made by the side not to move now.
+        let mover = !self.pos.turn();
+        self.report
+            .annotations
+            .add(self.report.plies, mover, &found);
+        if found.bad.is_empty() {
+            return;
+        }
+        let before = self.position_before_last_move();
+        let san = self
+            .played
+            .last()
+            .map(|&(_, (start, end))| String::from_utf8_lossy(self.raw.text(start, end)))
+            .unwrap_or_default()
+            .into_owned();
+        for written in &found.bad {
+            self.report.findings.push(Finding {
+                code: Code::CommentBadAnnotation,
+                ply: self.report.plies,
+                move_text: move_label(&before, &san),
+                san: san.clone(),
+                message: format!(
+                    "`{}` after this move cannot be read (`[%clk H:MM:SS]`, `[%eval 0.17]`, `[%eval #-2]`); passed over",
+                    String::from_utf8_lossy(written)
+                ),
+                fen: fen_of(&before),
+                move_line: self.raw.token_line(token),
+            });
+        }
     }
 
     /// Turns what the splitter noticed into findings.

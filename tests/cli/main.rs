@@ -9,6 +9,7 @@
 
 mod util;
 
+mod annotations;
 mod check_fen;
 mod convert;
 mod diagnosis;
