@@ -7,8 +7,8 @@ use serde::Serialize;
 use shakmaty::Position;
 
 use crate::rules::GameReport;
+use crate::rules::replay::annotations::Clock;
 use crate::rules::replay::fen_of;
-use crate::stats::annotations::Clock;
 use shakmaty::Color;
 
 /// One game's row. Games that never reached a position (unreadable, unsupported variant,
