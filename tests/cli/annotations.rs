@@ -334,3 +334,22 @@ fn real_lichess_games_fixture() {
         ]
     );
 }
+
+#[test]
+fn where_filters_on_the_new_columns() {
+    let path = testdata("stats/annotated.pgn");
+    let (code, stdout, _) = run_args(&[
+        "stats",
+        "--quiet",
+        "--where",
+        "white_blunders >= 1 && black_clock_end < 60",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let games: Vec<&str> = stdout
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(games, ["2"]);
+}
