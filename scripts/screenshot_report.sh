@@ -2,7 +2,7 @@
 # Renders a pgnkit HTML report in headless Chromium and saves full-page screenshots at a
 # desktop width (1280 px) and a phone width (390 px), to look at what a person sees. Not
 # a test: it needs Chromium (Debian: apt-get install -y chromium) and ImageMagick
-# (`convert`, to cut each shot at the end of the page).
+# (`convert`, or the one $CONVERT names, to cut each shot at the end of the page).
 #
 #   scripts/screenshot_report.sh [REPORT.html] [SHOT-PREFIX] [MAX-HEIGHT]
 #
@@ -29,7 +29,8 @@ if [[ -z "$browser" ]]; then
     echo "screenshot_report.sh: no Chromium found (apt-get install -y chromium)" >&2
     exit 2
 fi
-if ! command -v convert >/dev/null; then
+convert=${CONVERT:-convert}
+if ! command -v "$convert" >/dev/null; then
     echo "screenshot_report.sh: no ImageMagick convert found (apt-get install -y imagemagick)" >&2
     exit 2
 fi
@@ -45,17 +46,18 @@ shoot() { # WIDTH OUT
         --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
         --hide-scrollbars --screenshot="$out" --window-size="$width,$max_height" \
         "$url" 2>/dev/null >/dev/null
-    # Flipped, the page's bottom background is the top-left corner: the trim box's offset
-    # is then the empty height below the page.
-    local box empty height
-    box=$(convert "$out" -flip -trim -format '%@' info:)
-    empty=${box##*+}
-    height=$((max_height - empty + 8))
-    if ((empty == 0)); then
+    # Flipped, the page's bottom background is the top-left corner that -trim takes for
+    # the background: the trim box's height is the page's.
+    local box used height
+    box=$("$convert" "$out" -flip -trim -format '%@' info:)
+    used=${box%%+*}
+    used=${used#*x}
+    height=$((used + 8))
+    if ((height >= max_height)); then
         echo "screenshot_report.sh: $out: the page is taller than $max_height px; cut there" >&2
         height=$max_height
     fi
-    convert "$out" -crop "${width}x${height}+0+0" +repage "$out"
+    "$convert" "$out" -crop "${width}x${height}+0+0" +repage "$out"
     echo "screenshot_report.sh: $report -> $2 (${width}x${height})"
 }
 

@@ -309,7 +309,7 @@ impl ReportBuilder {
         );
         let max = rows.iter().map(|r| r.1).max().unwrap_or(0);
         html.push_str(&bar_chart("Findings by code", &rows, max));
-        html.push_str("<table><thead><tr><th>code</th><th>severity</th><th class=\"num\">findings</th><th>meaning</th></tr></thead><tbody>");
+        html.push_str("<table class=\"codes\"><thead><tr><th>code</th><th>severity</th><th class=\"num\">findings</th><th>meaning</th></tr></thead><tbody>");
         for (code, n) in codes {
             let severity = code.severity().as_str();
             let _ = write!(
@@ -440,7 +440,9 @@ td code { white-space: nowrap; }
 .sev.error { background: var(--error); } .sev.warning { background: var(--warning); }
 .sev.info { background: var(--info); }
 .scroll { overflow-x: auto; max-width: 100%; }
-.list { font-size: 13px; } .list td { white-space: nowrap; } .list td.msg { white-space: normal; min-width: 16em; }
+.list, .files { font-size: 13px; } .list td { white-space: nowrap; }
+.list td:first-child, .files td:first-child { white-space: normal; overflow-wrap: anywhere; min-width: 12em; }
+.list td:nth-child(3), .list td:nth-child(5) { white-space: normal; min-width: 10em; }
 .groups details { border-top: 1px solid var(--line); padding: 6px 0; }
 .groups summary { cursor: pointer; overflow-wrap: anywhere; }
 .errors { margin-top: 24px; }
@@ -460,5 +462,16 @@ td code { white-space: nowrap; }
   header { padding: 14px 16px; } header h1 { font-size: 20px; }
   main { padding: 14px 12px; }
   .panel { padding: 12px; } .error-card { padding: 12px; }
+  .files td:first-child { min-width: 0; }
+  .codes thead { display: none; }
+  .codes tr { display: block; padding: 6px 0; border-bottom: 1px solid var(--line); }
+  .codes td { display: inline; border: 0; padding: 0 6px 0 0; }
+  .codes td:nth-child(4) { display: block; color: var(--dim); }
+  .list thead { display: none; }
+  .list tr { display: block; padding: 6px 0; border-bottom: 1px solid var(--line); }
+  .list td { display: inline; border: 0; padding: 0 6px 0 0; white-space: normal; overflow-wrap: anywhere; }
+  .list td:nth-child(2) { white-space: nowrap; }
+  .list td:nth-child(2)::before { content: 'game '; color: var(--dim); }
+  .list td:nth-child(5) { display: block; }
 }
 ";

@@ -94,7 +94,7 @@ fn render_group(html: &mut String, code: Code, group: &[&FindingRow]) {
     for row in group {
         let _ = write!(
             html,
-            "<tr><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"msg\">{}</td><td>",
+            "<tr><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>",
             escape_html(&row.file),
             row.game,
             escape_html(&row.players),
@@ -136,7 +136,7 @@ fn render_by_file(html: &mut String, rows: &[FindingRow]) {
         }
     }
     html.push_str(
-        "<h3>By file</h3><div class=\"scroll\"><table class=\"list\"><thead><tr><th>file</th><th class=\"num\">errors</th><th class=\"num\">warnings</th><th class=\"num\">infos</th></tr></thead><tbody>",
+        "<h3>By file</h3><div class=\"scroll\"><table class=\"files\"><thead><tr><th>file</th><th class=\"num\">errors</th><th class=\"num\">warnings</th><th class=\"num\">infos</th></tr></thead><tbody>",
     );
     for (file, [errors, warnings, infos]) in &files {
         let _ = write!(
