@@ -28,6 +28,10 @@ use crate::rules::{GameReport, ReplayOptions, Status, replay};
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
 /// `*`). With `--moves san` and `--moves lan` the output converts to itself byte for
 /// byte (a UCI promotion with capture is not read back).
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    reason = "this is --help text: [FEN] is the PGN tag, not a link"
+)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
