@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
+use crate::pipeline::{GameRange, Shard};
 
 /// Validate, measure and convert chess game archives (PGN/FEN).
 ///
@@ -163,28 +164,6 @@ pub struct GamePick {
     pub range: GameRange,
 }
 
-/// `--game N` / `--games A..B`: a 1-based inclusive range of games over the whole input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameRange {
-    pub first: u64,
-    /// `None`: to the end of the input.
-    pub last: Option<u64>,
-}
-
-impl GameRange {
-    /// Whether the game with this 0-based index over the whole input is in the range.
-    pub fn contains(&self, game_index: u64) -> bool {
-        let number = game_index.saturating_add(1);
-        number >= self.first && self.last.is_none_or(|last| number <= last)
-    }
-
-    /// Whether no game at or after this 0-based index can be in the range.
-    pub fn is_past(&self, game_index: u64) -> bool {
-        self.last
-            .is_some_and(|last| game_index.saturating_add(1) > last)
-    }
-}
-
 fn parse_game_number(text: &str, whole: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(0) => Err(format!("games are counted from 1 (got `{whole}`)")),
@@ -228,20 +207,6 @@ fn parse_games(text: &str) -> Result<GameRange, String> {
         return Err(format!("`{text}` ends before it starts"));
     }
     Ok(GameRange { first, last })
-}
-
-/// `--shard K/N`: this worker's part of a split archive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    /// Whether the game with this 0-based index over the whole input belongs to the shard.
-    pub fn contains(&self, game_index: u64) -> bool {
-        game_index % self.count == self.index
-    }
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {

@@ -7,8 +7,9 @@ use anyhow::Context as _;
 
 use crate::cli::{Context, InputArgs};
 use crate::exit::ExitStatus;
-use crate::input::{Limits, Listing, Source, TextDecoder, expand_inputs};
+use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
+use crate::pgn::TextDecoder;
 use crate::pipeline::{Pipeline, Totals};
 use crate::rules::{GameReport, ReplayOptions, Severity};
 
@@ -128,8 +129,8 @@ pub fn run_games<T, P, S>(
 ) -> anyhow::Result<Totals>
 where
     T: Send,
-    P: Fn(&crate::input::RawGame) -> T + Sync,
-    S: FnMut(&crate::input::RawGame, &T) -> anyhow::Result<()> + Send,
+    P: Fn(&crate::pgn::RawGame) -> T + Sync,
+    S: FnMut(&crate::pgn::RawGame, &T) -> anyhow::Result<()> + Send,
 {
     let totals = pipeline.run(sources, process, sink)?;
     warn_if_no_game(input, &totals);

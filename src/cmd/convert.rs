@@ -4,12 +4,12 @@
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
-use crate::input::{RawGame, TokenKind};
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
-use crate::rules::movetext::{Step, walk};
+use crate::pgn::{RawGame, TokenKind};
+use crate::rules::fen::setup::start_position;
+use crate::rules::replay::movetext::{Step, walk};
 use crate::rules::result::GameResult;
-use crate::rules::setup::start_position;
 use crate::rules::{GameReport, ReplayOptions, Status, replay};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.

@@ -8,7 +8,7 @@ use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::rules::fen_style::{CastlingLetters, EpConvention, FenStyle};
+use crate::rules::fen::style::{CastlingLetters, EpConvention, FenStyle};
 use crate::rules::{PlyVisitor, replay};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.

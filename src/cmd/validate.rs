@@ -10,7 +10,7 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::notation::PieceLetters;
+use crate::rules::replay::notation::PieceLetters;
 use crate::rules::{ReplayOptions, Severity, replay};
 
 /// Replay every game's main line through the rules of chess and report each defect.

@@ -6,11 +6,10 @@ use crate::stats::Summary;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use crate::input::RawGame;
 use crate::output::board::escape_html;
 use crate::output::findings::CodeFilter;
 use crate::output::summary::thousands;
-use crate::rules::explain::explanation;
+use crate::pgn::RawGame;
 use crate::rules::result::Termination;
 use crate::rules::{Code, Finding, GameReport, Severity, Status};
 
@@ -316,7 +315,7 @@ impl ReportBuilder {
                 html,
                 "<tr><td><code>{code}</code></td><td><span class=\"sev {severity}\">{severity}</span></td><td class=\"num\">{}</td><td>{}</td></tr>",
                 thousands(n),
-                escape_html(explanation(code))
+                escape_html(code.explanation())
             );
         }
         html.push_str("</tbody></table></section>\n");

@@ -4,12 +4,11 @@
 
 use std::fmt::Write as _;
 
-use crate::input::{RawGame, TokenKind};
 use crate::output::board::{escape_html, svg_board};
 use crate::output::summary::thousands;
+use crate::pgn::{RawGame, TokenKind};
 use crate::rules::Finding;
-use crate::rules::explain::explanation;
-use crate::rules::marks::marks_of;
+use crate::rules::findings::marks::marks_of;
 
 /// One error finding kept for a board, with its game's identity and tags.
 #[derive(Debug, Clone)]
@@ -110,7 +109,7 @@ fn render_card(html: &mut String, number: usize, board: &ErrorBoard) {
         "<p><span class=\"sev error\">error</span> <code>{}</code></p><p class=\"message\">{}</p><p class=\"why\">{}</p>",
         finding.code,
         escape_html(&finding.message),
-        escape_html(explanation(finding.code))
+        escape_html(finding.code.explanation())
     );
     if !finding.fen.is_empty() {
         let _ = write!(
