@@ -10,7 +10,7 @@ use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
 use crate::rules::replay::movetext::{Step, walk};
 use crate::rules::result::GameResult;
-use crate::rules::{GameReport, ReplayOptions, Status, replay};
+use crate::rules::{GameReport, ReplayOptions, Status};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
 ///
@@ -63,7 +63,8 @@ Examples:
   pgnkit convert messy.pgn -o clean.pgn                 standard PGN, 80 columns
   pgnkit convert event.pgn --skip-invalid -o valid.pgn  only games without errors
   pgnkit convert --no-comments --no-variations --moves uci games.pgn
-  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games";
+  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
+  pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once";
 
 /// What the writer needs of each game.
 struct Converted {
@@ -75,6 +76,7 @@ struct Converted {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) =
         common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
@@ -85,7 +87,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
-        |raw| convert_game(raw, &options, &args),
+        &filter,
+        |raw| {
+            filter
+                .replay(raw, &options, &mut ())
+                .map(|report| convert_game(raw, report, &options, &args))
+        },
         |_raw, converted| {
             let report = &converted.report;
             errors.report(report)?;
@@ -105,8 +112,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
-fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converted {
-    let report = replay(raw, options, &mut ());
+fn convert_game(
+    raw: &RawGame,
+    report: GameReport,
+    options: &ReplayOptions,
+    args: &Args,
+) -> Converted {
     let writable = match report.status {
         Status::Ok => true,
         Status::Illegal => !args.skip_invalid,

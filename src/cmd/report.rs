@@ -11,7 +11,7 @@ use crate::output::Output;
 use crate::output::findings::CodeFilter;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::{ReplayOptions, replay};
+use crate::rules::ReplayOptions;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
@@ -59,7 +59,8 @@ Examples:
   pgnkit report games.pgn -o report.html
   pgnkit report archive/ --limit 20 --title 'Club championship 2024' -o club.html
   pgnkit report archive/ --limit 0 --ignore tag. -o findings.html
-  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html";
+  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
+  pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
@@ -71,19 +72,21 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         tag_infos: args.level == Level::Info,
         ..common::replay_options(&args.input)?
     };
-    let filter = CodeFilter::new(&args.select, &args.ignore)?;
+    let codes = CodeFilter::new(&args.select, &args.ignore)?;
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) =
         common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
     let mut output = Output::create(args.output.output.as_deref())?;
 
-    let mut builder = ReportBuilder::new(args.limit, args.level.least(), filter);
+    let mut builder = ReportBuilder::new(args.limit, args.level.least(), codes);
     let mut figures = RunFigures::default();
     let totals = common::run_games(
         &pipeline,
         &args.input,
         &sources,
-        |raw| replay(raw, &options, &mut ()),
+        &filter,
+        |raw| filter.replay(raw, &options, &mut ()),
         |raw, report| {
             figures.add_game(report);
             builder.add(raw, report);

@@ -11,7 +11,7 @@ use crate::output::Output;
 use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
 use crate::rules::replay::notation::PieceLetters;
-use crate::rules::{ReplayOptions, Severity, replay};
+use crate::rules::{ReplayOptions, Severity};
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
@@ -99,7 +99,8 @@ Examples:
   pgnkit validate archive/ --ignore tag.,san. --compact    one line each, no tag or SAN
   pgnkit validate archive/ --format csv -o f.csv  a table for a spreadsheet
   pgnkit validate event.pgn --clean-out ok.pgn --broken-out fix.pgn
-  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4";
+  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4
+  pgnkit validate games.pgn --where 'WhiteElo >= 2700'  only the games of 2700+ players";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
@@ -132,6 +133,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         tag_infos: args.level == Level::Info,
         ..common::replay_options(&args.input)?
     };
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) = common::sources(
         &args.input,
         &[
@@ -149,7 +151,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         why_every_time: args.verbose,
         board: args.board,
     };
-    let filter = CodeFilter::new(&args.select, &args.ignore)?;
+    let codes = CodeFilter::new(&args.select, &args.ignore)?;
     let mut writer = FindingWriter::new(output, args.format, ctx.color, detail);
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
@@ -159,7 +161,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
-        |raw| replay(raw, &options, &mut ()),
+        &filter,
+        |raw| filter.replay(raw, &options, &mut ()),
         |raw, report| {
             figures.plies += u64::from(report.plies);
             let copy = if report.first_error().is_some() {
@@ -172,7 +175,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             }
             for finding in &report.findings {
                 let severity = finding.severity();
-                if !level.shows(severity) || !filter.allows(finding.code) {
+                if !level.shows(severity) || !codes.allows(finding.code) {
                     continue;
                 }
                 figures.count_finding(severity);
