@@ -12,6 +12,7 @@ pub mod history;
 pub mod marks;
 pub mod movetext;
 pub mod notation;
+pub mod openings;
 pub mod perft;
 pub mod piece_move;
 pub mod replay;

@@ -13,6 +13,7 @@ use super::draw::{DrawTracker, RepetitionBuffers};
 use super::finding::{Code, Finding};
 use super::history::History;
 use super::notation::{self, PieceLetters};
+use super::openings::{self, Book, OpeningMatch};
 use super::result::{self, GameResult, Termination};
 use super::setup::{self, SetupError};
 use super::tags::Tags;
@@ -108,6 +109,9 @@ pub struct GameReport {
     pub result_consistent: bool,
     pub termination: Termination,
     pub perpetual_check: bool,
+    /// The opening named by the last position of the main line found in the data set
+    /// (standard chess from the standard start only; SPEC.md "Openings").
+    pub opening: Option<OpeningMatch>,
 }
 
 impl GameReport {
@@ -154,6 +158,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
             result_consistent: true,
             termination: Termination::None,
             perpetual_check: false,
+            opening: None,
         },
         pos: Chess::default(),
         in_check: false,
@@ -162,6 +167,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
         marker: None,
         automatic_end: None,
         plies_after_end: 0,
+        openings: None,
     };
     game.played.clear();
     game.run(visitor);
@@ -196,6 +202,8 @@ struct Replay<'a> {
     automatic_end: Option<(u32, Termination)>,
     /// Moves played after that automatic end.
     plies_after_end: u32,
+    /// The opening data, for a game that is classified.
+    openings: Option<&'static Book>,
 }
 
 impl Replay<'_> {
@@ -231,6 +239,9 @@ impl Replay<'_> {
             }
         }
         self.start = self.pos.clone();
+        if openings::classifies(&self.report.tags, &self.pos, self.report.castling_mode) {
+            self.openings = Some(openings::book());
+        }
         self.in_check = self.pos.is_check();
         self.played.reserve(raw.tokens.len() / 2);
         self.report.draws.start(&self.pos);
@@ -409,6 +420,9 @@ impl Replay<'_> {
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
         self.report.draws.after_move(ply, m, &self.pos, gave_check);
+        if let Some(book) = self.openings {
+            self.find_opening(book, ply);
+        }
         if self.automatic_end.is_none() {
             let clock = self.pos.halfmoves();
             let end = if self.report.draws.current_count >= 5 {
@@ -444,6 +458,19 @@ impl Replay<'_> {
                 None => {}
             }
             visitor.position(ply, san.as_bytes(), &self.pos);
+        }
+    }
+
+    /// Names the opening if the position just reached at `ply` is in the data set; stops
+    /// looking past the data set's deepest line.
+    #[inline]
+    fn find_opening(&mut self, book: &'static Book, ply: u32) {
+        if ply > book.deepest {
+            self.openings = None;
+            return;
+        }
+        if let Some(opening) = book.lookup(self.report.draws.key()) {
+            self.report.opening = Some(OpeningMatch { ply, opening });
         }
     }
 

@@ -51,11 +51,16 @@ pub struct StatsRow<'a> {
     // Columns beyond SPEC.md's list.
     /// Promotions to a rook, bishop or knight (included in `promotions`).
     pub under_promotions: u32,
+    /// The opening (SPEC.md "Openings"): empty when none.
+    pub opening_eco: &'static str,
+    pub opening_name: &'static str,
+    /// The ply of the position that names the opening.
+    pub opening_ply: Option<u32>,
 }
 
 impl<'a> StatsRow<'a> {
     /// The column names, in the order of the fields above.
-    pub const HEADER: [&'static str; 34] = [
+    pub const HEADER: [&'static str; 37] = [
         "file",
         "game",
         "line",
@@ -90,6 +95,9 @@ impl<'a> StatsRow<'a> {
         "insufficient_material",
         "result_consistent",
         "under_promotions",
+        "opening_eco",
+        "opening_name",
+        "opening_ply",
     ];
 
     pub fn new(report: &'a GameReport) -> StatsRow<'a> {
@@ -133,6 +141,9 @@ impl<'a> StatsRow<'a> {
             insufficient_material: insufficient_material(report),
             result_consistent: report.result_consistent,
             under_promotions: counts.under_promotions,
+            opening_eco: report.opening.map_or("", |found| found.opening.eco),
+            opening_name: report.opening.map_or("", |found| found.opening.name),
+            opening_ply: report.opening.map(|found| found.ply),
         }
     }
 }

@@ -134,6 +134,10 @@ impl Summary {
         for finding in &report.findings {
             self.add_to_map("finding", finding.code.as_str(), 1);
         }
+        if let Some(found) = report.opening {
+            let opening = found.opening;
+            self.add_to_map("opening", &format!("{} {}", opening.eco, opening.name), 1);
+        }
         let draws = &report.draws;
         // In the order of `FIXED`.
         let rules = [
@@ -233,6 +237,7 @@ impl Summary {
             "draw_rule",
             "moves",
             "finding",
+            "opening",
         ];
         let rank = |section: &str| {
             order
