@@ -6,6 +6,7 @@ use crate::stats::Summary;
 use std::fmt::Write as _;
 
 use crate::output::board::{escape_html, svg_board};
+use crate::output::report_openings::OpeningScores;
 use crate::output::summary::thousands;
 use crate::rules::explain::explanation;
 use crate::rules::marks::marks_of;
@@ -32,6 +33,7 @@ pub struct ReportBuilder {
     boards: Vec<ErrorBoard>,
     /// Error findings beyond the limit of boards.
     boards_left_out: u64,
+    openings: OpeningScores,
 }
 
 /// Where the page came from, for its header.
@@ -67,6 +69,7 @@ impl ReportBuilder {
     /// Counts one game and keeps its error findings for boards while there is room.
     pub fn add(&mut self, report: &GameReport) {
         self.summary.add_game(report);
+        self.openings.add(report);
         let mut has_error = false;
         for finding in &report.findings {
             if finding.severity() != Severity::Error {
@@ -121,6 +124,7 @@ impl ReportBuilder {
         self.render_statuses(&mut html);
         self.render_draw_rules(&mut html);
         html.push_str("</div>\n");
+        self.openings.render(&mut html);
         self.render_findings(&mut html);
         self.render_boards(&mut html);
         html.push_str("</main>\n</body>\n</html>\n");

@@ -18,11 +18,26 @@ use super::tags::Tags;
 
 /// The data set's five volumes (ECO A to E), as the lichess repository ships them.
 const VOLUMES: [&str; 5] = [
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess-openings/a.tsv")),
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess-openings/b.tsv")),
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess-openings/c.tsv")),
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess-openings/d.tsv")),
-    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess-openings/e.tsv")),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/chess-openings/a.tsv"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/chess-openings/b.tsv"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/chess-openings/c.tsv"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/chess-openings/d.tsv"
+    )),
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/chess-openings/e.tsv"
+    )),
 ];
 
 /// One named line of the data set.
@@ -124,10 +139,7 @@ pub fn play_line(pgn: &str) -> Option<(Chess, u32)> {
         if word.ends_with('.') {
             continue;
         }
-        let m = San::from_ascii(word.as_bytes())
-            .ok()?
-            .to_move(&pos)
-            .ok()?;
+        let m = San::from_ascii(word.as_bytes()).ok()?.to_move(&pos).ok()?;
         pos.play_unchecked(m);
         plies += 1;
     }
