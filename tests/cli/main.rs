@@ -15,6 +15,7 @@ mod diagnosis;
 mod docs;
 mod fen;
 mod hostile;
+mod openings;
 mod perf;
 mod perft;
 mod pgn;
