@@ -27,8 +27,10 @@ use shakmaty::Position as _;
 /// rewritten to the main line's plies written. Games that cannot start (unsupported
 /// variant, invalid [FEN]) are reported and skipped. The termination marker and the
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
-/// `*`). With `--moves san` and `--moves lan` the output converts to itself byte for
-/// byte (a UCI promotion with capture is not read back).
+/// `*`); `--fix-results` replaces it where the final position decides the game, and
+/// `--add-opening` names the opening in the ECO and Opening tags (both change nothing
+/// when run again). With `--moves san` and `--moves lan` the output converts to itself
+/// byte for byte (a UCI promotion with capture is not read back).
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
@@ -74,7 +76,7 @@ Examples:
   pgnkit convert event.pgn --skip-invalid -o valid.pgn  only games without errors
   pgnkit convert --no-comments --no-variations --moves uci games.pgn
   pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
-  pgnkit convert old.pgn --add-opening --fix-results    ECO and Opening tags, results the board proves";
+  pgnkit convert games.pgn --add-opening --fix-results -o named.pgn";
 
 /// What the writer needs of each game.
 struct Converted {
