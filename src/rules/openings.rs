@@ -146,13 +146,14 @@ pub fn play_line(pgn: &str) -> Option<(Chess, u32)> {
     Some((pos, plies))
 }
 
-/// Whether a game with these tags, starting from `start` in `mode`, is classified:
-/// standard chess (not a Chess960 variant) from the standard start position.
-pub fn classifies(tags: &Tags, start: &Chess, mode: CastlingMode) -> bool {
+/// Whether a game with these tags, starting from the position with key `start_key`
+/// (`draw::position_key`) in `mode`, is classified: standard chess (not a Chess960
+/// variant) from the standard start position.
+pub fn classifies(tags: &Tags, start_key: u64, mode: CastlingMode) -> bool {
     let chess960 = tags
         .get("Variant")
         .is_some_and(|variant| variant_kind(variant) != Some(false));
-    !chess960 && mode == CastlingMode::Standard && position_key(start) == standard_start_key()
+    !chess960 && mode == CastlingMode::Standard && start_key == standard_start_key()
 }
 
 fn standard_start_key() -> u64 {

@@ -239,12 +239,13 @@ impl Replay<'_> {
             }
         }
         self.start = self.pos.clone();
-        if openings::classifies(&self.report.tags, &self.pos, self.report.castling_mode) {
-            self.openings = Some(openings::book());
-        }
         self.in_check = self.pos.is_check();
         self.played.reserve(raw.tokens.len() / 2);
         self.report.draws.start(&self.pos);
+        let (tags, mode) = (&self.report.tags, self.report.castling_mode);
+        if openings::classifies(tags, self.report.draws.key(), mode) {
+            self.openings = Some(openings::book());
+        }
         visitor.position(0, b"", &self.pos);
 
         // Variations start from positions of the main line: replayed again only when asked.
