@@ -13,7 +13,7 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::summary::{RunFigures, summary_line};
 use crate::rules::replay;
-use crate::stats::row::csv_record;
+use crate::stats::row::{csv_record, tag_values};
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -55,6 +55,16 @@ pub struct Args {
     /// in the same format, to stdout or -o.
     #[arg(long, help_heading = "Input")]
     pub merge: bool,
+
+    /// Append one column per named tag (header: the name as given; "" when absent), after
+    /// every other column.
+    #[arg(
+        long,
+        value_name = "TAG,...",
+        value_delimiter = ',',
+        help_heading = "Output"
+    )]
+    pub tags: Vec<String>,
 }
 
 const EXAMPLES: &str = "\
@@ -62,7 +72,8 @@ Examples:
   pgnkit stats games.pgn -o games.csv           one row per game
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
-  pgnkit stats --merge part*.sum.csv -o total.sum.csv";
+  pgnkit stats --merge part*.sum.csv -o total.sum.csv
+  pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.merge {
@@ -85,7 +96,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let summary_output = summary_output(&args)?;
     let mut output = output;
     // The header comes first, also when the input holds no game.
-    output.write_all(&csv_record(StatsRow::HEADER.as_slice())?)?;
+    let tags = &args.tags;
+    output.write_all(&csv_record((StatsRow::HEADER.as_slice(), tags))?)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
     let totals = common::run_games(
@@ -94,7 +106,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &sources,
         |raw| {
             let report = replay(raw, &options, &mut ());
-            let row = csv_record(StatsRow::new(&report));
+            // Without --tags the row is made as before: no tag lookup on the hot path.
+            let row = if tags.is_empty() {
+                csv_record(StatsRow::new(&report))
+            } else {
+                csv_record((StatsRow::new(&report), tag_values(&report, tags)))
+            };
             (report, row)
         },
         |_raw, (report, row)| {

@@ -148,6 +148,11 @@ impl<'a> StatsRow<'a> {
     }
 }
 
+/// The values of the `--tags` columns, in the order named ("" for an absent tag).
+pub fn tag_values<'a>(report: &'a GameReport, names: &[String]) -> Vec<&'a str> {
+    names.iter().map(|name| report.tags.value(name)).collect()
+}
+
 /// One CSV record (with its line end) of `StatsRow::HEADER` or of a game's row: made on the
 /// worker threads, so that the writer only copies bytes. Each thread keeps one CSV writer
 /// for all its rows.
