@@ -54,6 +54,9 @@ STATS_COLUMNS = [
     ("insufficient_material", B),
     ("result_consistent", B),
     ("under_promotions", I),
+    ("opening_eco", S),
+    ("opening_name", S),
+    ("opening_ply", I),
 ]
 
 # `pgnkit validate --format jsonl` keys, in their order.
