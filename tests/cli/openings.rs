@@ -304,3 +304,30 @@ fn fix_results_and_add_opening_change_nothing_the_second_time() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(twice, once);
 }
+
+/// The report lists the most frequent openings with their score.
+#[test]
+fn the_report_shows_openings_with_their_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    let (code, _, stderr) = run(
+        &["report", "--quiet", "-o", page.to_str().unwrap()],
+        "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n\n\
+         [Result \"0-1\"]\n\n1. e4 e5 0-1\n\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+         [Result \"1-0\"]\n\n1. d4 1-0\n",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let html = fs::read_to_string(page).unwrap();
+    let panel = &html[html.find("<h2>Openings</h2>").unwrap()..];
+    let kings_pawn = panel.find("<td>King&#39;s Pawn Game</td>").unwrap();
+    let queens_pawn = panel.find("<td>Queen&#39;s Pawn Game</td>").unwrap();
+    assert!(kings_pawn < queens_pawn, "the most frequent first");
+    let row = &panel[kings_pawn..panel[kings_pawn..].find("</tr>").unwrap() + kings_pawn];
+    assert!(
+        row.contains("<td class=\"num\">4</td>")
+            && row.contains(
+                "<td class=\"num\">50%</td><td class=\"num\">25%</td><td class=\"num\">25%</td>"
+            ),
+        "{row}"
+    );
+}
