@@ -7,7 +7,6 @@ use std::fmt::Write as _;
 use crate::output::board::escape_html;
 use crate::output::summary::thousands;
 use crate::rules::GameReport;
-use crate::rules::openings::Opening;
 use crate::rules::result::GameResult;
 
 /// Openings shown, the most frequent first.
@@ -26,7 +25,7 @@ impl OpeningScores {
         let Some(found) = report.opening else {
             return;
         };
-        let Opening { eco, name, .. } = *found.opening;
+        let (eco, name) = (found.opening.eco, found.opening.name);
         let score = self.scores.entry((eco, name)).or_default();
         score[0] += 1;
         match GameResult::parse(&report.result) {

@@ -41,7 +41,7 @@ const VOLUMES: [&str; 5] = [
 ];
 
 /// One named line of the data set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
     pub eco: &'static str,
     pub name: &'static str,
@@ -49,6 +49,8 @@ pub struct Opening {
     pub pgn: &'static str,
     /// The plies of `pgn`.
     pub plies: u32,
+    /// `ECO Name`, the key of the summary section `opening` (made once, not per game).
+    pub summary_key: String,
 }
 
 /// The opening a game reached, and the ply of the position that names it.
@@ -86,6 +88,7 @@ impl Book {
             by_position: HashMap::default(),
             deepest: 0,
         };
+        let mut positions = Prefixes::default();
         for volume in VOLUMES {
             // The first line is the header `eco	name	pgn`.
             for row in volume.lines().skip(1) {
@@ -95,7 +98,7 @@ impl Book {
                 else {
                     continue;
                 };
-                let Some((pos, plies)) = play_line(pgn) else {
+                let Some((pos, plies)) = positions.play(pgn) else {
                     continue;
                 };
                 let index = book.lines.len();
@@ -104,6 +107,7 @@ impl Book {
                     name,
                     pgn,
                     plies,
+                    summary_key: format!("{eco} {name}"),
                 });
                 book.deepest = book.deepest.max(plies);
                 let lines = &book.lines;
@@ -122,6 +126,47 @@ impl Book {
         }
         book
     }
+}
+
+/// The positions after the prefixes of the lines read so far: most lines extend another
+/// line, so each is played from its longest known prefix (a few thousand moves in all
+/// instead of tens of thousands), which keeps the first use of the data cheap.
+#[derive(Default)]
+struct Prefixes {
+    after: HashMap<&'static str, Chess>,
+}
+
+impl Prefixes {
+    /// The position after `pgn` and its plies, like `play_line`.
+    fn play(&mut self, pgn: &'static str) -> Option<(Chess, u32)> {
+        let mut pos = Chess::default();
+        let mut plies = 0;
+        let mut known = true;
+        for (end, word) in move_ends(pgn) {
+            plies += 1;
+            let prefix = pgn.get(..end)?;
+            if known && let Some(after) = self.after.get(prefix) {
+                pos = after.clone();
+                continue;
+            }
+            known = false;
+            let m = San::from_ascii(word.as_bytes()).ok()?.to_move(&pos).ok()?;
+            pos.play_unchecked(m);
+            self.after.insert(prefix, pos.clone());
+        }
+        Some((pos, plies))
+    }
+}
+
+/// The moves of a line (`1. e4 c5`: `e4`, `c5`) with the byte offset where each ends.
+fn move_ends(pgn: &str) -> impl Iterator<Item = (usize, &str)> {
+    pgn.split(' ')
+        .scan(0usize, |offset, word| {
+            let start = *offset;
+            *offset += word.len() + 1;
+            Some((start + word.len(), word))
+        })
+        .filter(|(_, word)| !word.is_empty() && !word.ends_with('.'))
 }
 
 /// The data set, read at first use (a few milliseconds).

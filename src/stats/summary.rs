@@ -135,8 +135,7 @@ impl Summary {
             self.add_to_map("finding", finding.code.as_str(), 1);
         }
         if let Some(found) = report.opening {
-            let opening = found.opening;
-            self.add_to_map("opening", &format!("{} {}", opening.eco, opening.name), 1);
+            self.add_to_map("opening", &found.opening.summary_key, 1);
         }
         let draws = &report.draws;
         // In the order of `FIXED`.
