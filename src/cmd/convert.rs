@@ -31,6 +31,10 @@ use shakmaty::Position as _;
 /// `--add-opening` names the opening in the ECO and Opening tags (both change nothing
 /// when run again). With `--moves san` and `--moves lan` the output converts to itself
 /// byte for byte (a UCI promotion with capture is not read back).
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    reason = "this is --help text: [FEN] is the PGN tag, not a link"
+)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {

@@ -16,6 +16,10 @@ use crate::rules::{PlyVisitor, replay};
 /// A game that stops at an illegal move gives its FENs up to that point; games with an
 /// unsupported variant or an invalid [FEN] tag give none. Their error findings go to
 /// stderr (as `validate` writes them) and the exit code is 1.
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    reason = "this is --help text: [FEN] is the PGN tag, not a link"
+)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
