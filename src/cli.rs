@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
+use crate::pipeline::{GameRange, Shard};
 
 /// Validate, measure and convert chess game archives (PGN/FEN).
 ///
@@ -44,6 +45,7 @@ pub enum Command {
     Convert(cmd::convert::Args),
     Perft(cmd::perft::Args),
     Report(cmd::report::Args),
+    Select(cmd::select::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -140,34 +142,16 @@ pub struct InputArgs {
     /// (to the end), `..50`. Combined with --shard, a game must satisfy both.
     #[arg(long, value_name = "A..B", value_parser = parse_games, help_heading = "Input")]
     pub games: Option<GameRange>,
+
+    /// `--where`, `--reaches`, `--material`, `--dedupe` (judged after --games/--shard).
+    #[command(flatten)]
+    pub filters: crate::filter::FilterArgs,
 }
 
 impl InputArgs {
     /// The games `--game` or `--games` pick, if either was given.
     pub fn game_range(&self) -> Option<GameRange> {
         self.game.or(self.games)
-    }
-}
-
-/// `--game N` / `--games A..B`: a 1-based inclusive range of games over the whole input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameRange {
-    pub first: u64,
-    /// `None`: to the end of the input.
-    pub last: Option<u64>,
-}
-
-impl GameRange {
-    /// Whether the game with this 0-based index over the whole input is in the range.
-    pub fn contains(&self, game_index: u64) -> bool {
-        let number = game_index.saturating_add(1);
-        number >= self.first && self.last.is_none_or(|last| number <= last)
-    }
-
-    /// Whether no game at or after this 0-based index can be in the range.
-    pub fn is_past(&self, game_index: u64) -> bool {
-        self.last
-            .is_some_and(|last| game_index.saturating_add(1) > last)
     }
 }
 
@@ -207,20 +191,6 @@ fn parse_games(text: &str) -> Result<GameRange, String> {
         return Err(format!("`{text}` ends before it starts"));
     }
     Ok(GameRange { first, last })
-}
-
-/// `--shard K/N`: this worker's part of a split archive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    /// Whether the game with this 0-based index over the whole input belongs to the shard.
-    pub fn contains(&self, game_index: u64) -> bool {
-        game_index % self.count == self.index
-    }
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {

@@ -7,8 +7,11 @@ use anyhow::Context as _;
 
 use crate::cli::{Context, InputArgs};
 use crate::exit::ExitStatus;
-use crate::input::{Limits, Listing, Source, TextDecoder, expand_inputs};
+use crate::filter::dedupe::Seen;
+use crate::filter::{GameFilter, Judged};
+use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
+use crate::pgn::TextDecoder;
 use crate::pipeline::{Pipeline, Totals};
 use crate::rules::{GameReport, ReplayOptions, Severity};
 
@@ -99,22 +102,54 @@ pub fn pipeline(ctx: &Context, input: &InputArgs) -> Pipeline {
 
 /// Runs `pipeline` over `sources` (see [`Pipeline::run`]) and warns when it read or
 /// picked no game: the one way every command that reads games runs them, so that none
-/// forgets the warning.
+/// forgets the warning. `process` judges each game with `filter` (usually through
+/// [`GameFilter::replay`]); `sink` sees, in input order, the games it selected that
+/// `--dedupe` keeps.
 pub fn run_games<T, P, S>(
     pipeline: &Pipeline,
     input: &InputArgs,
     sources: &[Source],
+    filter: &GameFilter,
     process: P,
-    sink: S,
+    mut sink: S,
 ) -> anyhow::Result<Totals>
 where
     T: Send,
-    P: Fn(&crate::input::RawGame) -> T + Sync,
-    S: FnMut(&crate::input::RawGame, &T) -> anyhow::Result<()> + Send,
+    P: Fn(&crate::pgn::RawGame) -> Judged<T> + Sync,
+    S: FnMut(&crate::pgn::RawGame, &T) -> anyhow::Result<()> + Send,
 {
-    let totals = pipeline.run(sources, process, sink)?;
+    let mut seen = filter.dedupe.map(|_| Seen::new(false));
+    let mut kept = 0u64;
+    let totals = pipeline.run(sources, process, |raw, judged| {
+        let Some(value) = &judged.value else {
+            return Ok(());
+        };
+        if let (Some(seen), Some(key)) = (&mut seen, judged.verdict.key)
+            && seen.first(key, raw).is_err()
+        {
+            return Ok(());
+        }
+        kept += 1;
+        sink(raw, value)
+    })?;
     warn_if_no_game(input, &totals);
+    warn_if_filtered_out(filter, &totals, kept);
     Ok(totals)
+}
+
+/// A warning when the game filters kept none of the games read (shown with --quiet too).
+pub fn warn_if_filtered_out(filter: &GameFilter, totals: &Totals, kept: u64) {
+    if filter.is_active() && kept == 0 && totals.games > 0 {
+        crate::say!(
+            "pgnkit: warning: the game filters kept none of the {} games picked",
+            totals.games
+        );
+    }
+}
+
+/// The game filters as the flags ask for them.
+pub fn filter(input: &InputArgs) -> anyhow::Result<GameFilter> {
+    GameFilter::new(&input.filters)
 }
 
 /// A warning on stderr when a run read no game at all, or picked none: an empty file or a

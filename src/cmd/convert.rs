@@ -4,13 +4,13 @@
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
-use crate::input::{RawGame, TokenKind};
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
-use crate::rules::movetext::{Step, walk};
+use crate::pgn::{RawGame, TokenKind};
+use crate::rules::fen::setup::start_position;
+use crate::rules::replay::movetext::{Step, walk};
 use crate::rules::result::{GameResult, Termination};
-use crate::rules::setup::start_position;
-use crate::rules::{GameReport, ReplayOptions, Status, replay};
+use crate::rules::{GameReport, ReplayOptions, Status};
 use shakmaty::Position as _;
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
@@ -80,6 +80,7 @@ Examples:
   pgnkit convert event.pgn --skip-invalid -o valid.pgn  only games without errors
   pgnkit convert --no-comments --no-variations --moves uci games.pgn
   pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
+  pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once
   pgnkit convert games.pgn --add-opening --fix-results -o named.pgn";
 
 /// What the writer needs of each game.
@@ -92,6 +93,7 @@ struct Converted {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) =
         common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
@@ -102,7 +104,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
-        |raw| convert_game(raw, &options, &args),
+        &filter,
+        |raw| {
+            filter
+                .replay(raw, &options, &mut ())
+                .map(|report| convert_game(raw, report, &options, &args))
+        },
         |_raw, converted| {
             let report = &converted.report;
             errors.report(report)?;
@@ -122,8 +129,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
-fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converted {
-    let report = replay(raw, options, &mut ());
+fn convert_game(
+    raw: &RawGame,
+    report: GameReport,
+    options: &ReplayOptions,
+    args: &Args,
+) -> Converted {
     let writable = match report.status {
         Status::Ok => true,
         Status::Illegal => !args.skip_invalid,

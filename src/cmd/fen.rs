@@ -8,8 +8,8 @@ use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::rules::fen_style::{CastlingLetters, EpConvention, FenStyle};
-use crate::rules::{PlyVisitor, replay};
+use crate::rules::PlyVisitor;
+use crate::rules::fen::style::{CastlingLetters, EpConvention, FenStyle};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
 ///
@@ -59,7 +59,8 @@ Examples:
   pgnkit fen games.pgn                           the final position of each game
   pgnkit fen games.pgn --game 3 --every-ply      every position of game 3
   pgnkit fen --every-ply --format csv games.pgn  with game, line, ply and move
-  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess";
+  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess
+  pgnkit fen games.pgn --material KRPPvKR        games that reach this ending";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {
@@ -179,6 +180,7 @@ struct CsvRow<'a> {
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let want = match (args.every_ply, args.ply) {
         (true, _) => Want::Every,
         (false, Some(n)) => Want::Ply(n),
@@ -203,13 +205,15 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
+        &filter,
         |raw| {
             let mut collector = FenCollector::new(style, want, lines_only);
-            let report = replay(raw, &options, &mut collector);
-            if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
-                collector.push_row(ply, san, pos);
-            }
-            (report, collector)
+            filter.replay(raw, &options, &mut collector).map(|report| {
+                if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
+                    collector.push_row(ply, san, pos);
+                }
+                (report, collector)
+            })
         },
         |raw, (report, rows)| {
             errors.report(report)?;

@@ -9,5 +9,6 @@ pub mod man;
 pub mod perft;
 pub mod pgn;
 pub mod report;
+pub mod select;
 pub mod stats;
 pub mod validate;

@@ -9,7 +9,6 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::replay;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
@@ -41,7 +40,8 @@ const EXAMPLES: &str = "\
 Examples:
   pgnkit report games.pgn -o report.html
   pgnkit report archive/ --limit 20 --title 'Club championship 2024' -o club.html
-  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html";
+  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
+  pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
@@ -50,6 +50,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) =
         common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
     let pipeline = common::pipeline(&ctx, &args.input);
@@ -61,7 +62,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
-        |raw| replay(raw, &options, &mut ()),
+        &filter,
+        |raw| filter.replay(raw, &options, &mut ()),
         |_raw, report| {
             figures.add_game(report);
             builder.add(report);

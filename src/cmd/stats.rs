@@ -12,7 +12,6 @@ use crate::cmd::common;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::replay;
 use crate::stats::row::{csv_record, tag_values};
 use crate::stats::{StatsRow, Summary};
 
@@ -73,7 +72,8 @@ Examples:
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
   pgnkit stats --merge part*.sum.csv -o total.sum.csv
-  pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end";
+  pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end
+  pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.merge {
@@ -82,6 +82,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     let ctx = Context::new(global, args.output.output.is_none());
     let options = common::replay_options(&args.input)?;
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) = common::sources(
         &args.input,
         &[
@@ -104,15 +105,17 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
+        &filter,
         |raw| {
-            let report = replay(raw, &options, &mut ());
-            // Without --tags the row is made as before: no tag lookup on the hot path.
-            let row = if tags.is_empty() {
-                csv_record(StatsRow::new(&report))
-            } else {
-                csv_record((StatsRow::new(&report), tag_values(&report, tags)))
-            };
-            (report, row)
+            filter.replay(raw, &options, &mut ()).map(|report| {
+                // Without --tags the row is made as before: no tag lookup on the hot path.
+                let row = if tags.is_empty() {
+                    csv_record(StatsRow::new(&report))
+                } else {
+                    csv_record((StatsRow::new(&report), tag_values(&report, tags)))
+                };
+                (report, row)
+            })
         },
         |_raw, (report, row)| {
             let row = row

@@ -10,8 +10,8 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::notation::PieceLetters;
-use crate::rules::{ReplayOptions, Severity, replay};
+use crate::rules::replay::notation::PieceLetters;
+use crate::rules::{ReplayOptions, Severity};
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
@@ -81,7 +81,8 @@ Examples:
   pgnkit validate games.pgn --game 7 --board      one game, each error with a diagram
   pgnkit validate archive/ --format csv -o f.csv  a table for a spreadsheet
   pgnkit validate event.pgn --clean-out ok.pgn --broken-out fix.pgn
-  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4";
+  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4
+  pgnkit validate games.pgn --where 'WhiteElo >= 2700'  only the games of 2700+ players";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
@@ -110,6 +111,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         tag_infos: args.level == Level::Info,
         ..common::replay_options(&args.input)?
     };
+    let filter = common::filter(&args.input)?;
     let (sources, listing_errors) = common::sources(
         &args.input,
         &[
@@ -135,7 +137,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &pipeline,
         &args.input,
         &sources,
-        |raw| replay(raw, &options, &mut ()),
+        &filter,
+        |raw| filter.replay(raw, &options, &mut ()),
         |raw, report| {
             figures.plies += u64::from(report.plies);
             let copy = if report.first_error().is_some() {

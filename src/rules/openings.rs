@@ -13,7 +13,7 @@ use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use super::draw::{KeyHasher, position_key};
-use super::setup::variant_kind;
+use super::fen::setup::variant_kind;
 use super::tags::Tags;
 
 /// The data set's five volumes (ECO A to E), as the lichess repository ships them.

@@ -107,7 +107,8 @@ fn parse_epd_line(line: &str, line_no: usize) -> Result<SuiteEntry, String> {
 /// them), so those two defects are let through; anything else is an error.
 pub fn position_of(fen_text: &str) -> Result<Chess, String> {
     // The one FEN reader of every command; the judgement stays perft's own (above).
-    let (_, fen) = super::epd::parse(fen_text).map_err(|err| format!("`{fen_text}`: {err}"))?;
+    let (_, fen) =
+        crate::rules::fen::epd::parse(fen_text).map_err(|err| format!("`{fen_text}`: {err}"))?;
     let mode = CastlingMode::detect(fen.as_setup());
     fen.into_position::<Chess>(mode)
         .or_else(PositionError::ignore_too_much_material)
@@ -115,7 +116,7 @@ pub fn position_of(fen_text: &str) -> Result<Chess, String> {
         .map_err(|err| {
             format!(
                 "`{fen_text}` is not a legal position: {}",
-                super::setup::describe_position_errors(err.kinds())
+                crate::rules::fen::setup::describe_position_errors(err.kinds())
             )
         })
 }

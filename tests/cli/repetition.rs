@@ -5,10 +5,10 @@
 use std::io::Cursor;
 use std::sync::Arc;
 
-use pgnkit::input::TextDecoder;
-use pgnkit::input::{Limits, RawGame, Splitter, TokenKind};
+use pgnkit::input::{Limits, Splitter};
+use pgnkit::pgn::{RawGame, TextDecoder, TokenKind};
 use pgnkit::rules::draw::{DrawTracker, position_key};
-use pgnkit::rules::setup;
+use pgnkit::rules::fen::setup;
 use pgnkit::rules::tags::Tags;
 use shakmaty::Position;
 use shakmaty::san::SanPlus;
