@@ -53,6 +53,11 @@ pub struct StatsRow<'a> {
     // Columns beyond SPEC.md's list.
     /// Promotions to a rook, bishop or knight (included in `promotions`).
     pub under_promotions: u32,
+    /// The opening (SPEC.md "Openings"): empty when none.
+    pub opening_eco: &'static str,
+    pub opening_name: &'static str,
+    /// The ply of the position that names the opening.
+    pub opening_ply: Option<u32>,
     // SPEC.md "Tag columns and annotations": clocks in seconds, evaluation figures.
     pub clocks: u32,
     pub white_clock_end: Option<Clock>,
@@ -72,7 +77,7 @@ pub struct StatsRow<'a> {
 
 impl<'a> StatsRow<'a> {
     /// The column names, in the order of the fields above.
-    pub const HEADER: [&'static str; 48] = [
+    pub const HEADER: [&'static str; 51] = [
         "file",
         "game",
         "line",
@@ -107,6 +112,9 @@ impl<'a> StatsRow<'a> {
         "insufficient_material",
         "result_consistent",
         "under_promotions",
+        "opening_eco",
+        "opening_name",
+        "opening_ply",
         "clocks",
         "white_clock_end",
         "black_clock_end",
@@ -170,6 +178,9 @@ impl<'a> StatsRow<'a> {
             insufficient_material: insufficient_material(report),
             result_consistent: report.result_consistent,
             under_promotions: counts.under_promotions,
+            opening_eco: report.opening.map_or("", |found| found.opening.eco),
+            opening_name: report.opening.map_or("", |found| found.opening.name),
+            opening_ply: report.opening.map(|found| found.ply),
             clocks: notes.clocks,
             white_clock_end,
             black_clock_end,
