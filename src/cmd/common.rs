@@ -20,6 +20,24 @@ use crate::rules::{GameReport, ReplayOptions, Severity};
 /// (flag, path) that is also an input or another output is refused; and when not one
 /// input can be opened, each is named and the run ends here (exit 2) with no output file
 /// created or replaced and no summary.
+/// `--game FILE:N`: the one source findings name FILE, so N counts within it.
+fn only_the_picked_file(sources: Vec<Source>, file: Option<&str>) -> anyhow::Result<Vec<Source>> {
+    let Some(file) = file else {
+        return Ok(sources);
+    };
+    let picked: Vec<Source> = sources
+        .into_iter()
+        .filter(|source| source.name() == file)
+        .collect();
+    if picked.is_empty() {
+        anyhow::bail!(
+            "--game {}:N: no input file is named so (name it as the findings do)",
+            crate::output::terminal::visible(file)
+        );
+    }
+    Ok(picked)
+}
+
 pub fn sources(
     input: &InputArgs,
     outputs: &[(&str, Option<&Path>)],
@@ -29,6 +47,7 @@ pub fn sources(
         errors,
         warnings,
     } = expand_inputs(&input.inputs);
+    let sources = only_the_picked_file(sources, input.game_file())?;
     for warning in &warnings {
         crate::say!(
             "pgnkit: warning: {}",

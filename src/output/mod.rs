@@ -5,6 +5,7 @@ pub mod board;
 pub mod findings;
 pub mod pgn;
 pub mod report;
+pub mod report_openings;
 pub mod summary;
 pub mod terminal;
 

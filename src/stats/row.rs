@@ -7,7 +7,9 @@ use serde::Serialize;
 use shakmaty::Position;
 
 use crate::rules::GameReport;
+use crate::rules::replay::annotations::Clock;
 use crate::rules::replay::fen_of;
+use shakmaty::Color;
 
 /// One game's row. Games that never reached a position (unreadable, unsupported variant,
 /// invalid setup) have an empty `termination`, `final_fen` and `max_repetition`, zero
@@ -51,11 +53,31 @@ pub struct StatsRow<'a> {
     // Columns beyond SPEC.md's list.
     /// Promotions to a rook, bishop or knight (included in `promotions`).
     pub under_promotions: u32,
+    /// The opening (SPEC.md "Openings"): empty when none.
+    pub opening_eco: &'static str,
+    pub opening_name: &'static str,
+    /// The ply of the position that names the opening.
+    pub opening_ply: Option<u32>,
+    // SPEC.md "Tag columns and annotations": clocks in seconds, evaluation figures.
+    pub clocks: u32,
+    pub white_clock_end: Option<Clock>,
+    pub black_clock_end: Option<Clock>,
+    pub white_clock_min: Option<Clock>,
+    pub black_clock_min: Option<Clock>,
+    pub evals: u32,
+    pub white_acpl: Option<u64>,
+    pub black_acpl: Option<u64>,
+    pub white_inaccuracies: u32,
+    pub black_inaccuracies: u32,
+    pub white_mistakes: u32,
+    pub black_mistakes: u32,
+    pub white_blunders: u32,
+    pub black_blunders: u32,
 }
 
 impl<'a> StatsRow<'a> {
     /// The column names, in the order of the fields above.
-    pub const HEADER: [&'static str; 34] = [
+    pub const HEADER: [&'static str; 51] = [
         "file",
         "game",
         "line",
@@ -90,6 +112,23 @@ impl<'a> StatsRow<'a> {
         "insufficient_material",
         "result_consistent",
         "under_promotions",
+        "opening_eco",
+        "opening_name",
+        "opening_ply",
+        "clocks",
+        "white_clock_end",
+        "black_clock_end",
+        "white_clock_min",
+        "black_clock_min",
+        "evals",
+        "white_acpl",
+        "black_acpl",
+        "white_inaccuracies",
+        "black_inaccuracies",
+        "white_mistakes",
+        "black_mistakes",
+        "white_blunders",
+        "black_blunders",
     ];
 
     pub fn new(report: &'a GameReport) -> StatsRow<'a> {
@@ -98,6 +137,12 @@ impl<'a> StatsRow<'a> {
         let position = report.final_pos.as_ref();
         let counts = &report.counts;
         let draws = &report.draws;
+        let notes = &report.annotations;
+        let [white_clock_end, black_clock_end] = notes.clock_end;
+        let [white_clock_min, black_clock_min] = notes.clock_min;
+        let [white_inaccuracies, black_inaccuracies] = notes.inaccuracies;
+        let [white_mistakes, black_mistakes] = notes.mistakes;
+        let [white_blunders, black_blunders] = notes.blunders;
         StatsRow {
             file: &report.file,
             game: report.index,
@@ -133,6 +178,23 @@ impl<'a> StatsRow<'a> {
             insufficient_material: insufficient_material(report),
             result_consistent: report.result_consistent,
             under_promotions: counts.under_promotions,
+            opening_eco: report.opening.map_or("", |found| found.opening.eco),
+            opening_name: report.opening.map_or("", |found| found.opening.name),
+            opening_ply: report.opening.map(|found| found.ply),
+            clocks: notes.clocks,
+            white_clock_end,
+            black_clock_end,
+            white_clock_min,
+            black_clock_min,
+            evals: notes.evals,
+            white_acpl: notes.acpl(Color::White),
+            black_acpl: notes.acpl(Color::Black),
+            white_inaccuracies,
+            black_inaccuracies,
+            white_mistakes,
+            black_mistakes,
+            white_blunders,
+            black_blunders,
         }
     }
 }

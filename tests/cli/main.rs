@@ -27,12 +27,14 @@
 
 mod util;
 
+mod annotations;
 mod check_fen;
 mod cli_surface;
 mod convert;
 mod determinism;
 mod docs;
 mod fen;
+mod openings;
 mod perft;
 mod pgn;
 mod regression;

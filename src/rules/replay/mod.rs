@@ -1,6 +1,7 @@
 //! The replay: one game's tokens played through shakmaty from its start position. The
 //! legal path is a plain `San::to_move` and `play_unchecked`; only when a move fails is
 //! the diagnosis layer asked why. Beside it: the move counts it keeps (`counts`), the
+//! clocks and evaluations of the comments (`annotations`), the
 //! history the diagnosis reads (`history`), the non-standard move notations it accepts
 //! (`notation`), its fast path for common moves (`piece_move`), and the walk over the
 //! whole movetext, variations included (`movetext`, `variations`).
@@ -11,6 +12,7 @@ use std::sync::Arc;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
+pub mod annotations;
 mod counts;
 pub mod history;
 pub mod movetext;
@@ -19,6 +21,7 @@ pub mod piece_move;
 mod read;
 pub mod variations;
 
+use annotations::AnnotationFigures;
 pub use counts::MoveCounts;
 use history::{History, Played};
 use notation::PieceLetters;
@@ -29,6 +32,7 @@ use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, To
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
 use crate::rules::fen::setup::{self, SetupError};
 use crate::rules::findings::{Code, Finding};
+use crate::rules::openings::{self, Book, OpeningMatch};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::Tags;
 use crate::rules::tags::checks as tag_checks;
@@ -121,6 +125,11 @@ pub struct GameReport {
     pub result_consistent: bool,
     pub termination: Termination,
     pub perpetual_check: bool,
+    /// Clocks and evaluations read in the comments after main-line moves.
+    pub annotations: AnnotationFigures,
+    /// The opening named by the last position of the main line found in the data set
+    /// (standard chess from the standard start only; SPEC.md "Openings").
+    pub opening: Option<OpeningMatch>,
 }
 
 impl GameReport {
@@ -167,6 +176,8 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
             result_consistent: true,
             termination: Termination::None,
             perpetual_check: false,
+            annotations: AnnotationFigures::default(),
+            opening: None,
         },
         pos: Chess::default(),
         in_check: false,
@@ -175,6 +186,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
         marker: None,
         automatic_end: None,
         plies_after_end: 0,
+        openings: None,
     };
     game.played.clear();
     game.run(visitor);
@@ -209,6 +221,8 @@ struct Replay<'a> {
     automatic_end: Option<(u32, Termination)>,
     /// Moves played after that automatic end.
     plies_after_end: u32,
+    /// The opening data, for a game that is classified.
+    openings: Option<&'static Book>,
 }
 
 impl Replay<'_> {
@@ -247,6 +261,10 @@ impl Replay<'_> {
         self.in_check = self.pos.is_check();
         self.played.reserve(raw.tokens.len() / 2);
         self.report.draws.start(&self.pos);
+        let (tags, mode) = (&self.report.tags, self.report.castling_mode);
+        if openings::classifies(tags, self.report.draws.key(), mode) {
+            self.openings = Some(openings::book());
+        }
         visitor.position(0, b"", &self.pos);
 
         // Variations start from positions of the main line: replayed again only when asked.
@@ -270,6 +288,9 @@ impl Replay<'_> {
                 TokenKind::Result if depth == 0 && marker.is_none() => {
                     marker = Some(self.marker_of(token));
                 }
+                TokenKind::Comment if depth == 0 && marker.is_none() && self.report.plies > 0 => {
+                    self.read_annotations(token);
+                }
                 _ => {}
             }
             i += 1;
@@ -288,6 +309,45 @@ impl Replay<'_> {
             self.report.status = Status::Illegal;
         }
         self.finish(tag_result.as_deref());
+    }
+
+    /// Reads the clock and evaluation of a comment after the last move played (most
+    /// comments hold no `[%`, and cost one byte search).
+    fn read_annotations(&mut self, token: &Token) {
+        let text = self.raw.token_text(token);
+        if !annotations::may_annotate(text) {
+            return;
+        }
+        let found = annotations::read_comment(text);
+        // The move just played was made by the side not to move now.
+        let mover = !self.pos.turn();
+        self.report
+            .annotations
+            .add(self.report.plies, mover, &found);
+        if found.bad.is_empty() {
+            return;
+        }
+        let before = self.position_before_last_move();
+        let san = self
+            .played
+            .last()
+            .map(|played| String::from_utf8_lossy(self.raw.text(played.token)))
+            .unwrap_or_default()
+            .into_owned();
+        for written in &found.bad {
+            self.report.findings.push(Finding {
+                code: Code::CommentBadAnnotation,
+                ply: self.report.plies,
+                move_text: move_label(&before, &san),
+                san: san.clone(),
+                message: format!(
+                    "`{}` after this move cannot be read (`[%clk H:MM:SS]`, `[%eval 0.17]`, `[%eval #-2]`); passed over",
+                    String::from_utf8_lossy(written)
+                ),
+                fen: fen_of(&before),
+                move_line: self.raw.token_line(token),
+            });
+        }
     }
 
     /// Turns what the splitter noticed into findings.
@@ -425,6 +485,9 @@ impl Replay<'_> {
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
         self.report.draws.after_move(ply, m, &self.pos, gave_check);
+        if let Some(book) = self.openings {
+            self.find_opening(book, ply);
+        }
         if self.automatic_end.is_none() {
             let clock = self.pos.halfmoves();
             let end = if self.report.draws.current_count >= 5 {
@@ -460,6 +523,19 @@ impl Replay<'_> {
                 None => {}
             }
             visitor.position(ply, san.as_bytes(), &self.pos);
+        }
+    }
+
+    /// Names the opening if the position just reached at `ply` is in the data set; stops
+    /// looking past the data set's deepest line.
+    #[inline]
+    fn find_opening(&mut self, book: &'static Book, ply: u32) {
+        if ply > book.deepest {
+            self.openings = None;
+            return;
+        }
+        if let Some(opening) = book.lookup(self.report.draws.key()) {
+            self.report.opening = Some(OpeningMatch { ply, opening });
         }
     }
 
