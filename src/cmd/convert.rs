@@ -1,8 +1,8 @@
 //! `pgnkit convert`: re-export PGN as clean UTF-8 with standard SAN, the tag roster
 //! first and 80-column movetext; comments, NAGs and variations kept.
 
-use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::common;
+use crate::cli::{GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::run::{Ending, GameRun, Played, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::input::{RawGame, TokenKind};
 use crate::output::Output;
@@ -68,23 +68,25 @@ struct Converted {
     game: Option<(Vec<(String, String)>, Movetext)>,
 }
 
-pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let ctx = Context::new(global, args.output.output.is_none());
-    let options = common::replay_options(&args.input)?;
-    let (sources, listing_errors) =
-        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
-    let pipeline = common::pipeline(&ctx, &args.input);
+impl Played for Converted {
+    fn report(&self) -> &GameReport {
+        &self.report
+    }
+}
 
-    let mut output = Output::create(args.output.output.as_deref())?;
-    let mut errors = common::StderrErrors::new();
-    let totals = common::run_games(
-        &pipeline,
+pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let run = GameRun::new(
+        global,
         &args.input,
-        &sources,
-        |raw| convert_game(raw, &options, &args),
+        &[("-o", args.output.output.as_deref())],
+    )?;
+    let mut output = Output::create(args.output.output.as_deref())?;
+    let mut errors = StderrErrors::new()?;
+    let options = &run.options;
+    let totals = run.run(
+        |raw| convert_game(raw, options, &args),
         |_raw, converted| {
-            let report = &converted.report;
-            errors.report(report)?;
+            errors.report(&converted.report)?;
             if let Some((tags, movetext)) = &converted.game {
                 write_game(&mut output, tags, movetext)?;
             }
@@ -92,12 +94,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
     output.finish()?;
-    let errors_count = errors.count;
-    errors.finish()?;
-
-    Ok(common::exit_status(
-        errors_count,
-        totals.input_errors + listing_errors,
+    let failing_errors = errors.finish()?;
+    Ok(run.finish(
+        &totals,
+        Ending {
+            figures: None,
+            failing_errors,
+        },
     ))
 }
 

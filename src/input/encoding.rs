@@ -33,7 +33,7 @@ impl TextDecoder {
             _ => Encoding::for_label(lower.as_bytes())
                 .map(TextDecoder::Named)
                 .ok_or_else(|| {
-                    format!("--encoding: unknown encoding `{label}` (try auto, utf-8, latin1, windows-1252, cp437, cp850)")
+                    format!("unknown encoding `{label}` (try auto, utf-8, latin1, windows-1252, cp437, cp850)")
                 }),
         }
     }
