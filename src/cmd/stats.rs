@@ -10,7 +10,7 @@ use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::records::{RecordFormat, RecordWriter, encode};
-use crate::output::summary::RunFigures;
+use crate::output::summary::{RunFigures, summary_table};
 use crate::rules::replay;
 use crate::stats::{StatsRow, Summary};
 
@@ -179,7 +179,7 @@ fn finish_summary(
         output.finish()?;
     }
     if print_table {
-        crate::stderr::text(format_args!("{}", summary.table()));
+        crate::stderr::text(format_args!("{}", summary_table(summary)));
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! each error finding, the move attempted drawn as an arrow.
 
 use crate::stats::Summary;
+use crate::stats::summary::DRAW_RULES;
 use std::fmt::Write as _;
 
 use crate::output::board::{escape_html, svg_board};
@@ -45,15 +46,6 @@ pub struct ReportMeta {
 
 /// The results a chart always shows, in this order; anything else recorded follows.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
-
-/// The draw rules, named as the `*_ply` columns of `stats` without the suffix.
-const DRAW_RULES: [&str; 5] = [
-    "threefold",
-    "fivefold",
-    "fifty_move",
-    "seventy_five_move",
-    "perpetual_check",
-];
 
 impl ReportBuilder {
     /// A builder that keeps at most `limit` boards.
@@ -227,7 +219,7 @@ impl ReportBuilder {
     }
 
     fn render_draw_rules(&self, html: &mut String) {
-        let rows = self.rows_of(&DRAW_RULES, "draw_rule", |rule| (rule, ""));
+        let rows = self.rows_of(&DRAW_RULES, "draw_rule", |&(rule, _)| (rule, ""));
         panel(
             html,
             "Draw rules",

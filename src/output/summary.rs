@@ -1,8 +1,11 @@
-//! The one-line run summary on stderr.
+//! The run summary on stderr: the one line every game-reading command ends with, and the
+//! table of `stats --summary`.
 
 use std::time::Duration;
 
+use crate::output::terminal::visible;
 use crate::rules::{GameReport, Severity};
+use crate::stats::Summary;
 
 /// Figures of a whole run, for the summary line.
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,6 +53,53 @@ pub fn summary_line(figures: &RunFigures, elapsed: Duration) -> String {
         counted(figures.warnings, "warning", "warnings"),
         thousands(rate.round() as u64),
     )
+}
+
+/// The readable table of `stats --summary`: one block per section, with shares of all
+/// games.
+pub fn summary_table(summary: &Summary) -> String {
+    let games = summary.get("games", "games");
+    let width = summary
+        .rows()
+        .into_iter()
+        .map(|(_, key, _)| visible(key).chars().count())
+        .max()
+        .unwrap_or(0);
+    // Sections in reading order; any other section follows.
+    let order = [
+        "games",
+        "result",
+        "status",
+        "termination",
+        "draw_rule",
+        "moves",
+        "finding",
+    ];
+    let rank = |section: &str| {
+        order
+            .iter()
+            .position(|s| *s == section)
+            .unwrap_or(order.len())
+    };
+    let mut sections: Vec<_> = summary.sections().into_iter().collect();
+    sections.sort_by_key(|(section, _)| rank(section));
+    let mut out = String::new();
+    for (section, keys) in sections {
+        out.push_str(section);
+        out.push('\n');
+        let shares = !matches!(section, "moves" | "finding") && games > 0;
+        for (key, n) in keys {
+            let share = if shares {
+                format!("  {:5.1}%", n as f64 * 100.0 / games as f64)
+            } else {
+                String::new()
+            };
+            // Keys are tag values: their control characters must not reach a terminal.
+            let key = visible(key);
+            out.push_str(&format!("  {key:<width$}  {:>12}{share}\n", thousands(n)));
+        }
+    }
+    out
 }
 
 /// `1 game`, `2,000 games`.

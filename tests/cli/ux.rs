@@ -604,3 +604,15 @@ fn unknown_encoding_is_a_usage_error_in_clap_format() {
         "{stderr}"
     );
 }
+
+#[test]
+fn report_lists_insufficient_material_among_the_draw_rules() {
+    // Both sides left with a king: the rule holds in the final position.
+    let pgn = "[FEN \"4k3/8/8/8/8/8/3q4/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Kxd2 Kd7 1/2-1/2\n";
+    let (code, html, stderr) = run(&["report", "--quiet", "-o", "/dev/stdout"], pgn);
+    assert_eq!(code, 0, "{stderr}");
+    let draw_rules = html.split("Draw rules").nth(1).unwrap();
+    let panel = draw_rules.split("</section>").next().unwrap();
+    assert!(panel.contains("insufficient_material"), "{panel}");
+    assert!(panel.contains("perpetual_check"), "{panel}");
+}
