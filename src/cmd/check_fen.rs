@@ -118,10 +118,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         CheckFormat::Jsonl => Sink::Records(RecordWriter::new::<DefectRecord>(
             output,
             RecordFormat::Jsonl,
+            &[],
         )?),
         CheckFormat::Csv => Sink::Records(RecordWriter::new::<DefectRecord>(
             output,
             RecordFormat::Csv,
+            &[],
         )?),
     };
     let mut errors = 0u64;

@@ -216,10 +216,16 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let lines_only = args.format == FenFormat::Text;
     let mut sink = match args.format {
         FenFormat::Text => Sink::Text(output),
-        FenFormat::Csv => Sink::Records(RecordWriter::new::<FenRecord>(output, RecordFormat::Csv)?),
-        FenFormat::Jsonl => {
-            Sink::Records(RecordWriter::new::<FenRecord>(output, RecordFormat::Jsonl)?)
-        }
+        FenFormat::Csv => Sink::Records(RecordWriter::new::<FenRecord>(
+            output,
+            RecordFormat::Csv,
+            &[],
+        )?),
+        FenFormat::Jsonl => Sink::Records(RecordWriter::new::<FenRecord>(
+            output,
+            RecordFormat::Jsonl,
+            &[],
+        )?),
     };
     let mut errors = StderrErrors::new()?;
     let options = &run.options;

@@ -56,6 +56,16 @@ pub struct Args {
     /// in the same format, to stdout or -o.
     #[arg(long, help_heading = "Input")]
     pub merge: bool,
+
+    /// Append one column per named tag (header: the name as given; "" when absent), after
+    /// every other column.
+    #[arg(
+        long,
+        value_name = "TAG,...",
+        value_delimiter = ',',
+        help_heading = "Output"
+    )]
+    pub tags: Vec<String>,
 }
 
 const EXAMPLES: &str = "\
@@ -64,7 +74,8 @@ Examples:
   pgnkit stats games.pgn --format jsonl         one JSON object per game
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
-  pgnkit stats --merge part*.sum.csv -o total.sum.csv";
+  pgnkit stats --merge part*.sum.csv -o total.sum.csv
+  pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum StatsFormat {
@@ -92,7 +103,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         StatsFormat::Jsonl => RecordFormat::Jsonl,
     };
     // The CSV header comes first, also when the input holds no game.
-    let mut rows = RecordWriter::new::<StatsRow>(output, format)?;
+    let tags = &args.tags;
+    let mut rows = RecordWriter::new::<StatsRow>(output, format, tags)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
     let options = &run.options;
@@ -100,7 +112,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         |raw| {
             let report = replay(raw, options, &mut ());
             // Encoded on the worker threads, so that the writer only copies bytes.
-            let row = encode(&StatsRow::new(&report), format);
+            let row = encode(&StatsRow::new(&report, tags), format, tags);
             (report, row)
         },
         |_raw, (report, row)| {

@@ -103,10 +103,13 @@ impl<W: Write> FindingWriter<W> {
             FindingFormat::Jsonl => Sink::Records(RecordWriter::new::<FindingRecord>(
                 out,
                 RecordFormat::Jsonl,
+                &[],
             )?),
-            FindingFormat::Csv => {
-                Sink::Records(RecordWriter::new::<FindingRecord>(out, RecordFormat::Csv)?)
-            }
+            FindingFormat::Csv => Sink::Records(RecordWriter::new::<FindingRecord>(
+                out,
+                RecordFormat::Csv,
+                &[],
+            )?),
         };
         Ok(FindingWriter { sink, written: 0 })
     }

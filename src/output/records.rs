@@ -116,20 +116,31 @@ impl Cells {
 pub struct RecordWriter<W: Write> {
     out: W,
     format: RecordFormat,
+    /// Columns named at run time after the record type's own (`stats --tags`): strings.
+    extra: Vec<String>,
 }
 
 impl<W: Write> RecordWriter<W> {
     /// A writer that has written the CSV header, so a run without records still gives a
-    /// table.
-    pub fn new<R: Record>(mut out: W, format: RecordFormat) -> anyhow::Result<RecordWriter<W>> {
+    /// table. `extra` names string columns that follow the record type's own (the
+    /// record pushes their cells last).
+    pub fn new<R: Record>(
+        mut out: W,
+        format: RecordFormat,
+        extra: &[String],
+    ) -> anyhow::Result<RecordWriter<W>> {
         if format == RecordFormat::Csv {
-            out.write_all(&csv_header::<R>()?)?;
+            out.write_all(&csv_header::<R>(extra)?)?;
         }
-        Ok(RecordWriter { out, format })
+        Ok(RecordWriter {
+            out,
+            format,
+            extra: extra.to_vec(),
+        })
     }
 
     pub fn write<R: Record>(&mut self, record: &R) -> anyhow::Result<()> {
-        let bytes = encode(record, self.format)?;
+        let bytes = encode(record, self.format, &self.extra)?;
         self.out.write_all(&bytes)?;
         Ok(())
     }
@@ -145,9 +156,14 @@ impl<W: Write> RecordWriter<W> {
     }
 }
 
-/// One record in `format`, with its line end. Each thread keeps its buffers and CSV
-/// writer, so a record costs one allocation (the bytes returned).
-pub fn encode<R: Record>(record: &R, format: RecordFormat) -> anyhow::Result<Vec<u8>> {
+/// One record in `format`, with its line end (`extra`: as [`RecordWriter::new`]). Each
+/// thread keeps its buffers and CSV writer, so a record costs one allocation (the bytes
+/// returned).
+pub fn encode<R: Record>(
+    record: &R,
+    format: RecordFormat,
+    extra: &[String],
+) -> anyhow::Result<Vec<u8>> {
     thread_local! {
         static ENCODER: RefCell<Encoder> = RefCell::new(Encoder::new());
     }
@@ -159,31 +175,36 @@ pub fn encode<R: Record>(record: &R, format: RecordFormat) -> anyhow::Result<Vec
                 let made = encoder.csv.write_record(encoder.cells.iter());
                 encoder.take_csv(made)
             }
-            RecordFormat::Jsonl => Ok(json_line::<R>(&encoder.cells)),
+            RecordFormat::Jsonl => Ok(json_line::<R>(&encoder.cells, extra)),
         }
     })
 }
 
 /// The CSV header of a record type, with its line end.
-fn csv_header<R: Record>() -> anyhow::Result<Vec<u8>> {
+fn csv_header<R: Record>(extra: &[String]) -> anyhow::Result<Vec<u8>> {
     let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(R::COLUMNS.iter().map(|column| column.name))?;
+    let names = R::COLUMNS.iter().map(|column| column.name);
+    writer.write_record(names.chain(extra.iter().map(String::as_str)))?;
     writer
         .into_inner()
         .map_err(|err| anyhow::anyhow!("cannot write the CSV header: {}", err.error()))
 }
 
 /// `{"name":cell,...}` and a newline, each cell typed by its column.
-fn json_line<R: Record>(cells: &Cells) -> Vec<u8> {
+fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
     let mut line = Vec::with_capacity(cells.text.len() + 16 * R::COLUMNS.len());
     line.push(b'{');
-    for (i, (column, cell)) in R::COLUMNS.iter().zip(cells.iter()).enumerate() {
+    let columns = R::COLUMNS
+        .iter()
+        .map(|column| (column.name, column.json))
+        .chain(extra.iter().map(|name| (name.as_str(), Json::String)));
+    for (i, ((name, json), cell)) in columns.zip(cells.iter()).enumerate() {
         if i > 0 {
             line.push(b',');
         }
-        json_string(&mut line, column.name);
+        json_string(&mut line, name);
         line.push(b':');
-        match column.json {
+        match json {
             Json::String if cell.is_empty() && R::EMPTY_STRING_IS_NULL => {
                 line.extend_from_slice(b"null")
             }

@@ -539,6 +539,21 @@ impl Replay<'_> {
     /// The final position: termination, result cross-check, perpetual check.
     fn finish(&mut self, tag_result: Option<&str>) {
         self.report.final_pos = Some(self.pos.clone());
+        // The splitter's findings (the first ones) are about the whole game: they carry the
+        // last ply replayed and the final position, as every game-level finding does.
+        if !self.raw.problems.is_empty() {
+            let fen = fen_of(&self.pos);
+            let plies = self.report.plies;
+            for finding in self
+                .report
+                .findings
+                .iter_mut()
+                .take(self.raw.problems.len())
+            {
+                finding.ply = plies;
+                finding.fen.clone_from(&fen);
+            }
+        }
         let termination = Termination::of(&self.pos, &self.report.draws);
         self.report.termination = termination;
         self.report.perpetual_check = self.report.draws.perpetual_check();

@@ -49,10 +49,13 @@ pub struct StatsRow<'a> {
     // Columns beyond SPEC.md's list.
     /// Promotions to a rook, bishop or knight (included in `promotions`).
     pub under_promotions: u32,
+    /// The values of the `--tags` columns, in the order named ("" for an absent tag).
+    pub tags: Vec<&'a str>,
 }
 
 impl<'a> StatsRow<'a> {
-    pub fn new(report: &'a GameReport) -> StatsRow<'a> {
+    /// The row of a game, with the values of the tags `--tags` names.
+    pub fn new(report: &'a GameReport, tag_columns: &[String]) -> StatsRow<'a> {
         let tag = |name: &str| report.tags.value(name);
         let first_error = report.first_error();
         let position = report.final_pos.as_ref();
@@ -93,13 +96,14 @@ impl<'a> StatsRow<'a> {
             insufficient_material: insufficient_material(report),
             result_consistent: report.result_consistent,
             under_promotions: counts.under_promotions,
+            tags: tag_columns.iter().map(|name| tag(name)).collect(),
         }
     }
 }
 
 impl Record for StatsRow<'_> {
     /// SPEC.md's columns in SPEC.md's order, then `under_promotions`; tag columns are
-    /// strings.
+    /// strings. The `--tags` columns follow, as extra columns.
     const COLUMNS: &'static [Column] = &[
         Column::string("file"),
         Column::number("game"),
@@ -173,6 +177,9 @@ impl Record for StatsRow<'_> {
         cells.bool(self.insufficient_material);
         cells.bool(self.result_consistent);
         cells.number(self.under_promotions);
+        for value in &self.tags {
+            cells.text(value);
+        }
     }
 }
 
@@ -200,7 +207,7 @@ mod tests {
         let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
         let raw = splitter.next_game().unwrap().unwrap();
         let report = replay(&raw, &ReplayOptions::default(), &mut ());
-        let line = encode(&StatsRow::new(&report), RecordFormat::Jsonl).unwrap();
+        let line = encode(&StatsRow::new(&report, &[]), RecordFormat::Jsonl, &[]).unwrap();
         let object: serde_json::Map<String, serde_json::Value> =
             serde_json::from_slice(&line).unwrap();
         let columns = <StatsRow as crate::output::records::Record>::COLUMNS;

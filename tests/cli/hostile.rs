@@ -171,10 +171,11 @@ fn file_cut_mid_comment_keeps_the_moves_before_it() {
     // pgn-reader returns an error here and loses the game; pgnkit keeps both plies.
     let run = validate_bytes(b"[Event \"T\"]\n\n1. e4 e5 {a comm");
     run.assert_counts(0, 1, 2);
+    // A game-level finding: the last ply replayed, here 2.
     run.assert_only(
         "input.unterminated-comment",
         1,
-        0,
+        2,
         "moves before it are kept",
     );
     // A game-level finding: `move_line` is the game's line, the message names the line.
@@ -194,7 +195,7 @@ fn unterminated_comment_at_end_of_file_after_good_games() {
     let run = validate_bytes(pgn.as_bytes());
     // 2 plies of game 1, 3 of game 2 (the moves inside the open comment are not moves).
     run.assert_counts(0, 2, 5);
-    run.assert_only("input.unterminated-comment", 2, 0, "never closed");
+    run.assert_only("input.unterminated-comment", 2, 3, "never closed");
 }
 
 #[test]
@@ -205,7 +206,7 @@ fn file_cut_mid_move_reports_the_stump_and_the_cut() {
     assert_eq!(run.summary("plies"), 2);
     let codes = run.codes();
     assert!(
-        codes.contains(&("input.truncated".to_string(), 1, 0)),
+        codes.contains(&("input.truncated".to_string(), 1, 2)),
         "{codes:?}"
     );
     assert!(
@@ -381,7 +382,7 @@ fn ten_megabyte_comment_hits_the_game_limit_and_the_next_game_is_read() {
         let run = validate_path(&path);
         // 1. e4 before the comment is kept, the moves after the limit are not.
         run.assert_counts(1, 2, 3);
-        run.assert_only("input.limit-exceeded", 1, 0, "longer than 8 MiB");
+        run.assert_only("input.limit-exceeded", 1, 1, "longer than 8 MiB");
     }
 }
 
@@ -395,7 +396,7 @@ fn oversized_game_does_not_swallow_the_next_game_without_tags() {
         let run = validate_path(&path);
         // Game 1 keeps 1. e4; game 2 is read whole.
         run.assert_counts(1, 2, 3);
-        run.assert_only("input.limit-exceeded", 1, 0, "longer than 8 MiB");
+        run.assert_only("input.limit-exceeded", 1, 1, "longer than 8 MiB");
     }
 }
 
@@ -408,7 +409,7 @@ fn fifty_thousand_nested_variations_hit_the_depth_limit() {
     );
     let run = validate_bytes(pgn.as_bytes());
     run.assert_counts(1, 2, 3);
-    run.assert_only("input.limit-exceeded", 1, 0, "deeper than 256");
+    run.assert_only("input.limit-exceeded", 1, 1, "deeper than 256");
 }
 
 #[test]

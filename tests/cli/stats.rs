@@ -704,3 +704,102 @@ fn jsonl_of_an_empty_input_is_empty() {
     assert_eq!(code, 0);
     assert_eq!(stdout, "");
 }
+
+const TAGGED_GAMES: &str = "[Event \"A\"]\n[TimeControl \"180+2\"]\n[Opening \"Sicilian, Najdorf\"]\n\n1. e4 c5 *\n\n\
+[Event \"B\"]\n[Annotator \"say \\\"hi\\\"\"]\n\n1. d4 d5 *\n";
+
+#[test]
+fn tags_appends_one_column_per_tag_after_every_other_column() {
+    let (code, stdout, stderr) = run(
+        &["stats", "--quiet", "--tags", "TimeControl,Opening"],
+        TAGGED_GAMES,
+    );
+    assert_eq!(code, 0, "stderr: {stderr}");
+    let (_, plain, _) = run(&["stats", "--quiet"], TAGGED_GAMES);
+    let header = stdout.lines().next().unwrap();
+    let plain_header = plain.lines().next().unwrap();
+    assert_eq!(header, format!("{plain_header},TimeControl,Opening"));
+    let rows = rows_of(&stdout);
+    assert_cells(
+        &rows,
+        1,
+        &[("TimeControl", "180+2"), ("Opening", "Sicilian, Najdorf")],
+    );
+    assert_cells(&rows, 2, &[("TimeControl", ""), ("Opening", "")]);
+}
+
+#[test]
+fn tags_keeps_the_name_as_given_and_the_value_exactly() {
+    let (code, stdout, _) = run(
+        &[
+            "stats",
+            "--quiet",
+            "--tags",
+            "Annotator",
+            "--tags",
+            "timecontrol",
+        ],
+        TAGGED_GAMES,
+    );
+    assert_eq!(code, 0);
+    assert!(
+        stdout
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",Annotator,timecontrol")
+    );
+    let rows = rows_of(&stdout);
+    assert_cells(
+        &rows,
+        2,
+        &[("Annotator", "say \"hi\""), ("timecontrol", "")],
+    );
+    assert_cells(&rows, 1, &[("Annotator", ""), ("timecontrol", "")]);
+}
+
+#[test]
+fn tags_leaves_the_other_columns_unchanged() {
+    let (_, tagged, _) = run(&["stats", "--quiet", "--tags", "Event"], TAGGED_GAMES);
+    let (_, plain, _) = run(&["stats", "--quiet"], TAGGED_GAMES);
+    let columns = plain.lines().next().unwrap().split(',').count();
+    for (tagged, plain) in rows_of(&tagged).iter().zip(rows_of(&plain).iter()) {
+        assert_eq!(
+            tagged.len(),
+            columns + 1,
+            "Event as a tag column is keyed apart from event"
+        );
+        for (column, value) in plain {
+            assert_eq!(&tagged[column], value, "column {column}");
+        }
+        assert_eq!(tagged["Event"], tagged["event"]);
+    }
+}
+
+#[test]
+fn jsonl_writes_the_tags_columns_last_as_strings() {
+    let (code, stdout, _) = run(
+        &[
+            "stats",
+            "-q",
+            "--format",
+            "jsonl",
+            "--tags",
+            "TimeControl,Opening",
+        ],
+        TAGGED_GAMES,
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[0].ends_with(",\"TimeControl\":\"180+2\",\"Opening\":\"Sicilian, Najdorf\"}"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with(",\"TimeControl\":null,\"Opening\":null}"),
+        "{}",
+        lines[1]
+    );
+}

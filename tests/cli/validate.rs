@@ -210,7 +210,7 @@ fn deep_variations_exceed_a_limit_and_keep_earlier_moves() {
     let found = findings_of(&pgn, &[]);
     assert_eq!(
         codes_of(&found),
-        vec![("input.limit-exceeded".to_string(), 0)]
+        vec![("input.limit-exceeded".to_string(), 2)]
     );
     assert!(
         found[0]["message"]

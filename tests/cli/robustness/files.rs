@@ -532,3 +532,26 @@ fn a_damaged_compressed_file_counts_as_a_file_read() {
     assert!(stderr.contains("pgnkit: cannot read "), "{stderr}");
     assert!(stderr.contains("pgnkit: 1 file, "), "{stderr}");
 }
+
+// Issue 15, item 13: a game-level input finding names the last ply and the final position.
+
+#[test]
+fn input_findings_carry_the_last_ply_and_the_final_position() {
+    // Cut inside the game (truncated), and past the nesting limit (limit-exceeded).
+    let deep = format!("1. e4 e5 2. Nf3 {}Nc6 *\n", "(".repeat(300));
+    for (pgn, code) in [
+        ("1. e4 e5 2. Nf3", "input.truncated"),
+        (deep.as_str(), "input.limit-exceeded"),
+    ] {
+        let found = findings_of(pgn, &[]);
+        let finding = found
+            .iter()
+            .find(|f| f["code"] == code)
+            .unwrap_or_else(|| panic!("no {code} in {found:?}"));
+        assert_eq!(finding["ply"], 3, "{finding}");
+        assert_eq!(
+            finding["fen"], "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "{finding}"
+        );
+    }
+}

@@ -1,0 +1,100 @@
+"""The typed columns of the Spark job's output: written once here, checked against the
+binary's own header by every task (and by spark/tests), never inferred from CSV at run time.
+
+`pgnkit stats --format csv` and `pgnkit validate --format jsonl` (SPEC.md "stats CSV" and
+"validate findings") are the sources; the types follow SPEC.md: counts and plies are
+integers (empty cell -> null), booleans are `true`/`false`, everything else is a string
+kept exactly as pgnkit writes it ("" stays "").
+"""
+
+from pyspark.sql.types import (
+    BooleanType,
+    IntegerType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+)
+
+S, I, L, B = StringType(), IntegerType(), LongType(), BooleanType()
+
+# `pgnkit stats` columns, in the order of its header (src/stats/row.rs StatsRow::HEADER).
+STATS_COLUMNS = [
+    ("file", S),
+    ("game", L),
+    ("line", L),
+    ("event", S),
+    ("site", S),
+    ("date", S),
+    ("round", S),
+    ("white", S),
+    ("black", S),
+    ("white_elo", S),
+    ("black_elo", S),
+    ("eco", S),
+    ("result", S),
+    ("plies", I),
+    ("status", S),
+    ("termination", S),
+    ("final_fen", S),
+    ("first_error_ply", I),
+    ("first_error_code", S),
+    ("checks", I),
+    ("captures", I),
+    ("castles", I),
+    ("en_passant", I),
+    ("promotions", I),
+    ("missed_en_passant", I),
+    ("max_repetition", I),
+    ("threefold_ply", I),
+    ("fivefold_ply", I),
+    ("fifty_move_ply", I),
+    ("seventy_five_move_ply", I),
+    ("perpetual_check", B),
+    ("insufficient_material", B),
+    ("result_consistent", B),
+    ("under_promotions", I),
+]
+
+# `pgnkit validate --format jsonl` keys, in their order.
+FINDING_COLUMNS = [
+    ("file", S),
+    ("game", L),
+    ("line", L),
+    ("white", S),
+    ("black", S),
+    ("ply", I),
+    ("move", S),
+    ("san", S),
+    ("severity", S),
+    ("code", S),
+    ("message", S),
+    ("fen", S),
+    ("move_line", L),
+]
+
+
+def games_schema(tags):
+    """The games table: the stats columns, then one string column per `--tags` name."""
+    fields = [StructField(name, kind, nullable=True) for name, kind in STATS_COLUMNS]
+    fields += [StructField(tag, S, nullable=False) for tag in tags]
+    return StructType(fields)
+
+
+def findings_schema():
+    return StructType([StructField(name, kind, nullable=True) for name, kind in FINDING_COLUMNS])
+
+
+def typed_cell(text, kind):
+    """A CSV cell as the column's Spark value: "" is null for integers and booleans."""
+    if isinstance(kind, StringType):
+        return text
+    if text == "":
+        return None
+    if isinstance(kind, BooleanType):
+        if text == "true":
+            return True
+        if text == "false":
+            return False
+        raise ValueError(f"not a boolean: {text!r}")
+    return int(text)
