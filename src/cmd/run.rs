@@ -122,6 +122,7 @@ impl GameRun {
 
     /// Runs every game through `process` (worker threads) and, if the filter keeps it,
     /// `sink` (in input order), as [`Pipeline::run`]; warns when it read or picked no game.
+    /// The totals count the games `--shard`/`--games` picked, kept by the filter or not.
     pub fn run<T, P, S>(&self, process: P, mut sink: S) -> anyhow::Result<Totals>
     where
         T: Played,
