@@ -17,7 +17,8 @@ use std::io::Cursor;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pgnkit::input::{Limits, RawGame, Splitter, TokenKind};
+use pgnkit::input::{Limits, Splitter};
+use pgnkit::pgn::{RawGame, TokenKind};
 use pgnkit::rules::draw::DrawTracker;
 use pgnkit::rules::{ReplayOptions, replay};
 use shakmaty::san::SanPlus;

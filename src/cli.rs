@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
-use crate::input::TextDecoder;
-use crate::rules::fen_style::{CastlingLetters, EpConvention};
-use crate::rules::notation;
+use crate::pgn::{TextDecoder, UnknownEncoding};
+use crate::pipeline::{GameRange, Shard};
+use crate::rules::fen::style::{CastlingLetters, EpConvention};
+use crate::rules::replay::notation;
 
 /// Validate, measure and convert chess game archives (PGN/FEN).
 ///
@@ -153,30 +154,8 @@ impl InputArgs {
     }
 }
 
-/// `--game N` / `--games A..B`: a 1-based inclusive range of games over the whole input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameRange {
-    pub first: u64,
-    /// `None`: to the end of the input.
-    pub last: Option<u64>,
-}
-
-impl GameRange {
-    /// Whether the game with this 0-based index over the whole input is in the range.
-    pub fn contains(&self, game_index: u64) -> bool {
-        let number = game_index.saturating_add(1);
-        number >= self.first && self.last.is_none_or(|last| number <= last)
-    }
-
-    /// Whether no game at or after this 0-based index can be in the range.
-    pub fn is_past(&self, game_index: u64) -> bool {
-        self.last
-            .is_some_and(|last| game_index.saturating_add(1) > last)
-    }
-}
-
 /// `--encoding NAME`: a bad name is a usage error, in clap's format.
-fn parse_encoding(text: &str) -> Result<TextDecoder, String> {
+fn parse_encoding(text: &str) -> Result<TextDecoder, UnknownEncoding> {
     TextDecoder::from_label(text)
 }
 
@@ -216,20 +195,6 @@ fn parse_games(text: &str) -> Result<GameRange, String> {
         return Err(format!("`{text}` ends before it starts"));
     }
     Ok(GameRange { first, last })
-}
-
-/// `--shard K/N`: this worker's part of a split archive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    /// Whether the game with this 0-based index over the whole input belongs to the shard.
-    pub fn contains(&self, game_index: u64) -> bool {
-        game_index % self.count == self.index
-    }
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {

@@ -10,7 +10,10 @@ pub mod cmd;
 pub mod exit;
 pub mod input;
 pub mod interrupt;
+#[cfg(test)]
+mod layers;
 pub mod output;
+pub mod pgn;
 pub mod pipeline;
 pub mod progress;
 pub mod rules;

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::input::{RawGame, RawTag, TextDecoder};
-use pgnkit::rules::setup::start_position;
+use pgnkit::pgn::{RawGame, RawTag, Span, TextDecoder};
+use pgnkit::rules::fen::setup::start_position;
 use pgnkit::rules::tags::Tags;
 
 fuzz_target!(|data: &[u8]| {
@@ -40,8 +40,14 @@ fuzz_target!(|data: &[u8]| {
         raw.bytes.extend_from_slice(value.as_bytes());
         let value_end = at(&raw.bytes);
         raw.tags.push(RawTag {
-            name: (name_start, name_end),
-            value: (name_end, value_end),
+            name: Span {
+                start: name_start,
+                end: name_end,
+            },
+            value: Span {
+                start: name_end,
+                end: value_end,
+            },
             line: 0,
         });
     }

@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::rules::piece_move::{king_can_step, resolve};
+use pgnkit::rules::replay::piece_move::{king_can_step, resolve};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{

@@ -9,7 +9,8 @@ use std::io::{BufRead, BufReader};
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::input::{Chunker, InputProblemKind, Limits, Piece, RawGame, Splitter};
+use pgnkit::input::{Chunker, Limits, Piece, Splitter};
+use pgnkit::pgn::{InputProblemKind, RawGame};
 
 const LIMITS: Limits = Limits {
     max_game_bytes: 4096,
@@ -34,10 +35,10 @@ fn split_all(reader: impl BufRead, len: usize, recycle: bool) -> Option<Vec<Stri
         }
         let bytes = game.bytes.len();
         for token in &game.tokens {
-            assert!(token.start <= token.end && token.end as usize <= bytes);
+            assert!(token.span.start <= token.span.end && token.span.end as usize <= bytes);
         }
         for tag in &game.tags {
-            assert!(tag.name.1 as usize <= bytes && tag.value.1 as usize <= bytes);
+            assert!(tag.name.end as usize <= bytes && tag.value.end as usize <= bytes);
         }
         games.push(format!("{game:?}"));
         if recycle {

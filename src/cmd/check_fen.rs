@@ -10,8 +10,8 @@ use crate::output::findings::severity_colour;
 use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
 use crate::output::terminal::visible;
 use crate::rules::Severity;
-use crate::rules::epd;
-use crate::rules::fen_check::{self, CheckOptions};
+use crate::rules::fen::check::{self as fen_check, CheckOptions};
+use crate::rules::fen::epd;
 
 /// Check FEN positions and name every defect.
 ///

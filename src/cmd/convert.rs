@@ -4,12 +4,12 @@
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, Played, StderrErrors};
 use crate::exit::ExitStatus;
-use crate::input::{RawGame, TokenKind};
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
-use crate::rules::movetext::{Step, walk};
+use crate::pgn::{RawGame, TokenKind};
+use crate::rules::fen::setup::start_position;
+use crate::rules::replay::movetext::{Step, walk};
 use crate::rules::result::GameResult;
-use crate::rules::setup::start_position;
 use crate::rules::{GameReport, ReplayOptions, Status, replay};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
@@ -28,6 +28,10 @@ use crate::rules::{GameReport, ReplayOptions, Status, replay};
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
 /// `*`). With `--moves san` and `--moves lan` the output converts to itself byte for
 /// byte (a UCI promotion with capture is not read back).
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    reason = "this is --help text: [FEN] is the PGN tag, not a link"
+)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {

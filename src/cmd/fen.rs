@@ -7,10 +7,10 @@ use shakmaty::Chess;
 use crate::cli::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
-use crate::input::RawGame;
 use crate::output::Output;
 use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
-use crate::rules::fen_style::FenStyle;
+use crate::pgn::RawGame;
+use crate::rules::fen::style::FenStyle;
 use crate::rules::{PlyVisitor, replay};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
@@ -18,6 +18,10 @@ use crate::rules::{PlyVisitor, replay};
 /// A game that stops at an illegal move gives its FENs up to that point; games with an
 /// unsupported variant or an invalid [FEN] tag give none. Their error findings go to
 /// stderr (as `validate` writes them) and the exit code is 1.
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    reason = "this is --help text: [FEN] is the PGN tag, not a link"
+)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {

@@ -11,8 +11,8 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
 use crate::output::terminal::visible;
-use crate::rules::epd;
-use crate::rules::fen_check;
+use crate::rules::fen::check as fen_check;
+use crate::rules::fen::epd;
 
 /// FEN to PGN: a game record that starts from each position.
 ///

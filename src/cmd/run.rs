@@ -9,9 +9,10 @@ use std::time::Instant;
 
 use crate::cli::{Context, GlobalArgs, InputArgs};
 use crate::exit::ExitStatus;
-use crate::input::{Limits, Listing, RawGame, Source, expand_inputs};
+use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
+use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
 use crate::rules::{GameReport, ReplayOptions, Severity};
 

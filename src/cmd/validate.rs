@@ -44,6 +44,10 @@ pub struct Args {
     /// Under each text finding about a move, a diagram of the position before it: (x)
     /// where the piece moves from, [x] where to, !x! what attacks, *x* what the message
     /// names (the pinned piece, the rook, the missing double step).
+    #[allow(
+        rustdoc::broken_intra_doc_links,
+        reason = "this is --help text: [x] is the diagram's mark, not a link"
+    )]
     #[arg(long, help_heading = "Output")]
     pub board: bool,
 

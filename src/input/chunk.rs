@@ -6,8 +6,9 @@
 use std::io::{self, BufRead, Chain, Cursor, Read};
 use std::sync::Arc;
 
+use super::cut::last_safe_cut;
 use super::encoding::looks_wide;
-use super::split::{Limits, Splitter, last_safe_cut};
+use super::split::{Limits, Splitter};
 
 /// Bytes read for a chunk before a cut is looked for: small enough that a chunk's games
 /// and tokens stay in the core's cache while they are replayed.
@@ -278,7 +279,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::{Chunker, Piece};
-    use crate::input::{Limits, RawGame, Splitter};
+    use crate::input::{Limits, Splitter};
+    use crate::pgn::RawGame;
 
     fn games_of(mut splitter: Splitter<impl BufRead>, games: &mut Vec<RawGame>) {
         while let Some(game) = splitter.next_game().unwrap() {

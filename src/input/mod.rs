@@ -1,10 +1,11 @@
 //! Bytes in: which files an INPUT names, opening them (decompressed by magic bytes), and
-//! splitting the byte stream into games that carry their file, index and line.
+//! splitting the byte stream into games that carry their file, index and line. The games
+//! are the model of `pgn`; this module knows nothing of chess (`rules`).
 
 mod chunk;
+mod cut;
 mod decompress;
 mod encoding;
-mod game;
 mod line_ends;
 mod sources;
 mod split;
@@ -13,7 +14,5 @@ pub use chunk::{
     CHUNK_BYTES, COMPRESSED_CHUNK_BYTES, Chunk, Chunker, MAX_CHUNK_BYTES, Piece, Rest,
 };
 pub use decompress::{Decoded, open_decoded};
-pub use encoding::TextDecoder;
-pub use game::{InputProblem, InputProblemKind, RawGame, RawTag, Token, TokenKind};
 pub use sources::{Listing, Source, expand_inputs};
 pub use split::{Limits, Splitter, keep_spares};

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{Board, Color, File, Piece, Rank, Role, Square};
 
-use crate::rules::marks::Marks;
+use crate::rules::findings::marks::Marks;
 
 /// How a square is marked, the strongest first: a square that is both the destination and
 /// attacked shows as the destination, the attack being named in the explanation.

@@ -5,8 +5,7 @@ use std::io::Write;
 use crate::output::board::text_board;
 use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
 use crate::output::terminal::visible;
-use crate::rules::explain::explanation;
-use crate::rules::marks::marks_of;
+use crate::rules::findings::marks::marks_of;
 use crate::rules::{Finding, GameReport, Severity};
 
 /// `--format` of commands that report findings.
@@ -204,7 +203,7 @@ fn write_context<W: Write>(
         visible(or_unknown(tags.value("Event"))),
         visible(or_unknown(tags.value("Round"))),
     )?;
-    writeln!(out, "    {dim}why:{off}  {}", explanation(finding.code))
+    writeln!(out, "    {dim}why:{off}  {}", finding.code.explanation())
 }
 
 /// The position before the move, as a small diagram (findings about a move only).

@@ -8,8 +8,7 @@ use std::fmt::Write as _;
 
 use crate::output::board::{escape_html, svg_board};
 use crate::output::summary::thousands;
-use crate::rules::explain::explanation;
-use crate::rules::marks::marks_of;
+use crate::rules::findings::marks::marks_of;
 use crate::rules::result::Termination;
 use crate::rules::{Code, Finding, GameReport, Severity, Status};
 
@@ -260,7 +259,7 @@ impl ReportBuilder {
                 html,
                 "<tr><td><code>{code}</code></td><td><span class=\"sev {severity}\">{severity}</span></td><td class=\"num\">{}</td><td>{}</td></tr>",
                 thousands(n),
-                escape_html(explanation(code))
+                escape_html(code.explanation())
             );
         }
         html.push_str("</tbody></table></section>\n");
@@ -329,7 +328,7 @@ fn render_board(html: &mut String, board: &ErrorBoard) {
         escape_html(&heading),
         finding.code,
         escape_html(&finding.message),
-        escape_html(explanation(finding.code))
+        escape_html(finding.code.explanation())
     );
     if !finding.fen.is_empty() {
         let _ = write!(

@@ -1,25 +1,18 @@
-//! Chess knowledge: the replay on shakmaty, the diagnosis of illegal moves, draw rules,
-//! result cross-checks and the finding codes.
+//! Chess knowledge, on the game model of `pgn`: the replay on shakmaty (`replay`), the
+//! diagnosis of illegal moves (`diagnose`), FEN reading, checking and writing (`fen`),
+//! tag pairs and their checks (`tags`), draw rules (`draw`), result cross-checks
+//! (`result`), perft (`perft`) and the finding codes with their text (`findings`).
+//! It depends on `pgn` only: not on the reading (`input`), the figures (`stats`) or
+//! anything that writes.
 
 pub mod diagnose;
 pub mod draw;
-pub mod epd;
-pub mod explain;
-pub mod fen_check;
-pub mod fen_style;
-pub mod finding;
-pub mod history;
-pub mod marks;
-pub mod movetext;
-pub mod notation;
+pub mod fen;
+pub mod findings;
 pub mod perft;
-pub mod piece_move;
 pub mod replay;
 pub mod result;
-pub mod setup;
-pub mod tag_checks;
 pub mod tags;
-pub mod variations;
 
-pub use finding::{Code, Finding, Severity};
+pub use findings::{Code, Finding, Severity};
 pub use replay::{GameReport, PlyVisitor, ReplayOptions, Status, replay};

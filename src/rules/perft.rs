@@ -126,17 +126,18 @@ fn parse_epd_line(line: &str, line_no: usize) -> Result<SuiteEntry, SuiteError> 
 /// them), so those two defects are let through; anything else is an error.
 pub fn position_of(fen_text: &str) -> Result<Chess, PerftPositionError> {
     // The one FEN reader of every command; the judgement stays perft's own (above).
-    let (_, fen) = super::epd::parse(fen_text).map_err(|err| PerftPositionError::Unreadable {
-        fen: fen_text.to_string(),
-        why: err.to_string(),
-    })?;
+    let (_, fen) =
+        crate::rules::fen::epd::parse(fen_text).map_err(|err| PerftPositionError::Unreadable {
+            fen: fen_text.to_string(),
+            why: err.to_string(),
+        })?;
     let mode = CastlingMode::detect(fen.as_setup());
     fen.into_position::<Chess>(mode)
         .or_else(PositionError::ignore_too_much_material)
         .or_else(PositionError::ignore_impossible_check)
         .map_err(|err| PerftPositionError::Illegal {
             fen: fen_text.to_string(),
-            why: super::setup::describe_position_errors(err.kinds()),
+            why: crate::rules::fen::setup::describe_position_errors(err.kinds()),
         })
 }
 

@@ -3,8 +3,8 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::draw::DrawTracker;
-use super::piece_move::king_can_step;
+use crate::rules::draw::DrawTracker;
+use crate::rules::replay::piece_move::king_can_step;
 
 /// What the final position shows, the first that holds (SPEC.md's precedence).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

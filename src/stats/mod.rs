@@ -1,9 +1,7 @@
 //! Counting: per-game figures (one CSV row) and the mergeable summary.
 
-mod counts;
 pub mod row;
 pub mod summary;
 
-pub use counts::MoveCounts;
 pub use row::StatsRow;
 pub use summary::Summary;

@@ -163,32 +163,6 @@ fn unsupported_variant_and_invalid_setup_give_no_fen() {
 }
 
 #[test]
-fn output_does_not_depend_on_threads() {
-    let file = testdata("convert/philidor.pgn");
-    let path = file.to_str().unwrap();
-    let (_, one, _) = run_args(&[
-        "--threads",
-        "1",
-        "fen",
-        "--every-ply",
-        "--format",
-        "csv",
-        path,
-    ]);
-    let (_, four, _) = run_args(&[
-        "--threads",
-        "4",
-        "fen",
-        "--every-ply",
-        "--format",
-        "csv",
-        path,
-    ]);
-    assert!(one.lines().count() > 100);
-    assert_eq!(one, four);
-}
-
-#[test]
 fn a_closed_pipe_ends_the_run_quietly_with_0() {
     // `pgnkit fen big.pgn | head -1`: the reader must not wait forever on a writer that
     // stopped (a regression: the parallel pipeline used to hang here).

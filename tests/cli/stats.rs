@@ -456,16 +456,6 @@ fn broken_games_get_their_rows() {
     );
 }
 
-#[test]
-fn rows_do_not_depend_on_threads() {
-    let path = testdata("stats");
-    let path = path.to_str().unwrap();
-    let (_, one, _) = run_args(&["stats", "--quiet", "--threads", "1", path]);
-    let (_, four, _) = run_args(&["stats", "--quiet", "--threads", "4", path]);
-    assert_eq!(one, four);
-    assert!(one.lines().count() > 30);
-}
-
 /// `--summary-output` of one run over `inputs` with `extra` flags.
 fn summary_of(inputs: &[&Path], extra: &[&str], dir: &Path, name: &str) -> String {
     runs_of(inputs, extra, dir, name).1

@@ -1,4 +1,7 @@
-//! `pgnkit validate`: the foundation's codes, inputs and pipeline.
+//! `pgnkit validate`: codes, formats, levels, inputs, the text output with its diagrams, and
+//! the split into clean and broken games. Why a move is illegal: `diagnosis`.
+
+mod diagnosis;
 
 use std::fs;
 
@@ -373,51 +376,6 @@ fn a_missing_file_is_reported_and_the_others_still_run() {
 }
 
 #[test]
-fn output_does_not_depend_on_the_thread_count() {
-    // Enough games for many batches: the fixtures repeated.
-    let mut big = String::new();
-    for name in [
-        "validate/codes.pgn",
-        "validate/results.pgn",
-        "validate/input.pgn",
-        "clean.pgn",
-    ] {
-        let text = fs::read_to_string(testdata(name)).unwrap();
-        for _ in 0..150 {
-            big.push_str(&text);
-            big.push_str("\n\n");
-        }
-    }
-    let (_dir, file) = temp_file("big.pgn", big.as_bytes());
-    let file = file.to_str().unwrap();
-    let one = run_args(&[
-        "validate",
-        "-q",
-        "--level",
-        "info",
-        "--format",
-        "jsonl",
-        "--threads",
-        "1",
-        file,
-    ]);
-    let four = run_args(&[
-        "validate",
-        "-q",
-        "--level",
-        "info",
-        "--format",
-        "jsonl",
-        "--threads",
-        "4",
-        file,
-    ]);
-    assert_eq!(one.0, four.0);
-    assert!(one.1.lines().count() > 1000, "a real amount of output");
-    assert_eq!(one.1, four.1);
-}
-
-#[test]
 fn output_file_is_written_whole() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("findings.csv");
@@ -463,4 +421,176 @@ fn shard_selects_games_by_global_index() {
     let (code, _, stderr) = run_args(&["validate", "--shard", "2/2", &file]);
     assert_eq!(code, 2);
     assert!(stderr.contains("K must be below N"), "{stderr}");
+}
+
+fn event() -> String {
+    testdata("ux/event.pgn").to_str().unwrap().to_string()
+}
+
+/// The fixture's games as written, each with the blank line that ends it.
+fn fixture_games() -> Vec<String> {
+    let text = std::fs::read_to_string(testdata("ux/event.pgn")).unwrap();
+    text.split("\n\n[Event")
+        .enumerate()
+        .map(|(i, part)| {
+            let part = part.trim_end();
+            if i == 0 {
+                format!("{part}\n\n")
+            } else {
+                format!("[Event{part}\n\n")
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn clean_out_and_broken_out_split_the_games_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = dir.path().join("clean.pgn");
+    let broken = dir.path().join("broken.pgn");
+    let (code, stdout, stderr) = run_args(&[
+        "validate",
+        "-q",
+        &event(),
+        "--clean-out",
+        clean.to_str().unwrap(),
+        "--broken-out",
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stdout.lines().count(),
+        3,
+        "findings still printed: {stdout}"
+    );
+    let games = fixture_games();
+    assert_eq!(games.len(), 4);
+    // Games 2 and 3 have errors; game 4 only a warning, so it is clean.
+    assert_eq!(
+        std::fs::read_to_string(&clean).unwrap(),
+        format!("{}{}", games[0], games[3])
+    );
+    assert_eq!(
+        std::fs::read_to_string(&broken).unwrap(),
+        format!("{}{}", games[1], games[2])
+    );
+    // The clean part validates without error; the broken part keeps both errors.
+    let (code, _, _) = run_args(&["validate", "-q", clean.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let (code, stdout, _) = run_args(&["validate", "-q", broken.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout.matches("error[").count(), 2, "{stdout}");
+}
+
+#[test]
+fn clean_out_refuses_to_replace_an_input() {
+    let original = std::fs::read(testdata("ux/event.pgn")).unwrap();
+    let (_dir, path) = temp_file("games.pgn", &original);
+    let path = path.to_str().unwrap();
+    let (code, _, stderr) = run_args(&["validate", "-q", path, "--clean-out", path]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("is also an input"), "{stderr}");
+    assert_eq!(std::fs::read(path).unwrap(), original);
+}
+
+#[test]
+fn piped_text_has_one_line_per_finding_and_verbose_adds_the_game() {
+    let event = event();
+    let (_, plain, _) = run_args(&["validate", "-q", &event, "--game", "2"]);
+    assert_eq!(plain.lines().count(), 1, "{plain}");
+    assert!(plain.starts_with(&format!("{event}:19: game 2, 5. O-O: error[")));
+
+    let (_, verbose, _) = run_args(&["validate", "-q", &event, "--game", "2", "--verbose"]);
+    let lines: Vec<&str> = verbose.lines().collect();
+    assert_eq!(lines[0], plain.trim_end(), "the first line keeps its shape");
+    assert_eq!(
+        lines[1],
+        "    game: Clark, C. \u{2013} Dunn, D., Club Championship, round 2"
+    );
+    assert!(lines[2].starts_with("    why:  "), "{verbose}");
+    assert_eq!(lines.len(), 3);
+}
+
+#[test]
+fn board_marks_the_attacked_square_of_castling() {
+    let (_, stdout, _) = run_args(&["validate", "-q", &event(), "--game", "2", "--board"]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    // Ba6 attacks f1, which the king must cross; the king starts on e1, lands on g1, and
+    // the h1 rook is named.
+    assert!(lines.contains(&"    6 !b! p  .  .  p  n  .  ."), "{stdout}");
+    assert!(
+        lines.contains(&"    1  R  N  B  Q (K)!.![.]*R*"),
+        "{stdout}"
+    );
+    assert!(lines.contains(&"       a  b  c  d  e  f  g  h"), "{stdout}");
+    assert!(
+        stdout.contains("    White to move. (x) moves from"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn board_marks_the_pinned_piece_and_its_pinner() {
+    let (_, stdout, _) = run_args(&["validate", "-q", &event(), "--game", "3", "--board"]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    // Nc3 is pinned by Bb4 against Ke1; Nd5 would expose the king.
+    assert!(lines.contains(&"    5  .  .  . [.] p  .  .  ."), "{stdout}");
+    assert!(lines.contains(&"    4  . !b! .  P  P  .  .  ."), "{stdout}");
+    assert!(lines.contains(&"    3  .  . (N) .  .  .  .  ."), "{stdout}");
+    assert!(lines.contains(&"    1  R  .  B  Q *K* B  N  R"), "{stdout}");
+}
+
+#[test]
+fn board_marks_the_pieces_in_the_way_of_castling() {
+    let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 O-O-O *\n";
+    let (code, stdout, _) = run(&["validate", "-q", "--board"], pgn);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains(": game 1, 5... O-O-O: error["), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    // The king on e8 goes to c8; the bishop on c8 and the queen on d8 stand in the way of
+    // the a8 rook.
+    assert!(lines.contains(&"    8 *r* . [b]*q*(k) .  .  r"), "{stdout}");
+    assert!(stdout.contains("    Black to move."), "{stdout}");
+}
+
+#[test]
+fn board_marks_the_missing_double_step() {
+    // Black's d-pawn stepped d7-d6-d5 in two moves: exd6 is no en passant capture.
+    let pgn = "1. e4 d6 2. e5 a6 3. Nf3 d5 4. exd6 *\n";
+    let (code, stdout, _) = run(&["validate", "-q", "--board"], pgn);
+    assert_eq!(code, 1, "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.contains(&"    7  .  p  p *.* p  p  p  p"), "{stdout}");
+    assert!(lines.contains(&"    6  p  .  . [.] .  .  .  ."), "{stdout}");
+    assert!(lines.contains(&"    5  .  .  . *p*(P) .  .  ."), "{stdout}");
+}
+
+#[test]
+fn board_marks_the_line_an_en_passant_capture_opens() {
+    let pgn = "[FEN \"8/2p5/8/KP5r/8/8/8/4k3 b - - 0 1\"]\n[SetUp \"1\"]\n\n1... c5 2. bxc6 *\n";
+    let (code, stdout, _) = run(&["validate", "-q", "--board"], pgn);
+    assert_eq!(code, 1, "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    // Both pawns leave the fifth rank and the h5 rook attacks the a5 king; the double step
+    // c7-c5 did happen, so c7 is not marked.
+    assert!(lines.contains(&"    7  .  .  .  .  .  .  .  ."), "{stdout}");
+    assert!(lines.contains(&"    6  .  . [.] .  .  .  .  ."), "{stdout}");
+    assert!(
+        lines.contains(&"    5 *K*(P)*p* .  .  .  . !r!"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn board_marks_the_attacked_square_the_king_steps_on() {
+    let pgn = "1. e4 f5 2. Qh5+ Kf7 *\n";
+    let (code, stdout, _) = run(&["validate", "-q", "--board"], pgn);
+    assert_eq!(code, 1, "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.contains(&"    8  r  n  b  q (k) b  n  r"), "{stdout}");
+    assert!(lines.contains(&"    7  p  p  p  p  p [.] p  p"), "{stdout}");
+    assert!(
+        lines.contains(&"    5  .  .  .  .  .  p  . !Q!"),
+        "{stdout}"
+    );
 }

@@ -5,8 +5,8 @@ use shakmaty::attacks::between;
 use shakmaty::{Bitboard, CastlingSide, Position, Role, Square};
 
 use super::{Scene, color_name, pieces_on};
-use crate::rules::finding::Code;
-use crate::rules::history::Cause;
+use crate::rules::findings::Code;
+use crate::rules::replay::history::Cause;
 
 fn written(side: CastlingSide) -> &'static str {
     match side {

@@ -5,7 +5,7 @@ use shakmaty::san::San;
 use shakmaty::{Bitboard, Color, File, Position, Rank, Role, Square};
 
 use super::{Scene, pieces_on};
-use crate::rules::finding::Code;
+use crate::rules::findings::Code;
 
 /// A diagonal pawn move onto an empty square beside an enemy pawn: the en passant code
 /// that explains it, or `None` when it is not an en passant attempt.

@@ -9,8 +9,8 @@ mod promotion;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::finding::Code;
-use super::history::{History, MoveRef};
+use crate::rules::findings::Code;
+use crate::rules::replay::history::{History, MoveRef};
 
 /// What the diagnosis may look at: the position before the move, the game's history and
 /// its bytes (to quote earlier moves as written).
@@ -23,10 +23,7 @@ pub struct Scene<'a> {
 impl Scene<'_> {
     /// `14. Rg1`: an earlier move of the game, as written.
     pub fn quote(&self, by: MoveRef) -> String {
-        let text = self
-            .bytes
-            .get(by.span.0 as usize..by.span.1 as usize)
-            .unwrap_or_default();
+        let text = by.span.of(self.bytes);
         format!(
             "{} {}",
             self.history.move_number(by.ply),

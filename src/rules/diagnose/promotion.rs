@@ -5,7 +5,7 @@ use shakmaty::san::San;
 use shakmaty::{Position, Rank, Role};
 
 use super::{Scene, legal_san, name, rewritten};
-use crate::rules::finding::Code;
+use crate::rules::findings::Code;
 
 pub fn diagnose(scene: &Scene<'_>, san: San) -> Option<(Code, String)> {
     let San::Normal {

@@ -1,13 +1,13 @@
 //! See the parent module.
 
-#[allow(unused_imports)]
+use super::*;
 use crate::util::*;
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The path of the built binary, for runs through `sh -c`.
 fn binary() -> PathBuf {
@@ -554,4 +554,266 @@ fn input_findings_carry_the_last_ply_and_the_final_position() {
             "{finding}"
         );
     }
+}
+
+// ---- damaged archives, dangling links -----------------------------------------------------
+
+/// `count` games, each with an illegal second move, numbered in their Event tag.
+fn broken_games(count: usize) -> Vec<u8> {
+    (1..=count)
+        .map(|i| format!("[Event \"{i}\"]\n\n1. e4 e4 *\n\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+#[test]
+fn truncated_gzip_and_zstd_report_the_games_before_the_cut_then_exit_2() {
+    // Enough for several zstd blocks (128 KiB of text each): a decoder hands on whole blocks.
+    let plain = broken_games(20_000);
+    let gz = {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(&plain).unwrap();
+        encoder.finish().unwrap()
+    };
+    let zst = zstd::encode_all(&plain[..], 1).unwrap();
+    for (name, packed) in [("cut.pgn.gz", gz), ("cut.pgn.zst", zst)] {
+        let cut = &packed[..packed.len() / 2];
+        let (_dir, path) = temp_file(name, cut);
+        let run = validate_path(&path);
+        assert_eq!(run.code, 2, "{name}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("pgnkit: cannot read {}: ", path.display())),
+            "{name}: {}",
+            run.stderr
+        );
+        let games = run.summary("games");
+        assert!(games > 10 && games < 20_000, "{name}: {games} games");
+        // Each game read before the cut has its finding, in order, none skipped.
+        let illegal: Vec<u64> = run
+            .codes()
+            .iter()
+            .filter(|(code, _, _)| code == "move.illegal")
+            .map(|(_, game, _)| *game)
+            .collect();
+        assert!(illegal.len() as u64 >= games - 1);
+        assert_eq!(illegal, (1..=illegal.len() as u64).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn folder_with_a_dangling_symlink_reads_the_rest_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.pgn"), GAME_B).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("gone.pgn"), dir.path().join("b.pgn")).unwrap();
+    std::fs::write(dir.path().join("c.pgn"), broken_games(1)).unwrap();
+    let run = validate_path(dir.path());
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains(&format!(
+            "pgnkit: cannot open {}",
+            dir.path().join("b.pgn").display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.summary("games"), 2);
+    assert_eq!(run.codes(), vec![("move.illegal".to_string(), 1, 2)]);
+    assert!(run.findings[0]["file"].as_str().unwrap().ends_with("c.pgn"));
+}
+
+// ---- pipes, write errors and signals ---------------------------------------------------
+
+#[test]
+fn write_error_on_stdout_exits_2_with_a_message() {
+    let (_dir, path) = temp_file("many.pgn", &broken_games(5_000));
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+        .args(["validate", path.to_str().unwrap()])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("pgnkit: cannot write to stdout"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+
+    // The same for the other commands that write data, said once (no doubled prefix).
+    for command in [
+        &["stats"][..],
+        &["fen", "--every-ply"][..],
+        &["convert"][..],
+    ] {
+        let full = std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let output = Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+            .args(command)
+            .arg(path.to_str().unwrap())
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {stderr}");
+        assert_eq!(
+            stderr.matches("cannot write").count(),
+            1,
+            "{command:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn closed_pipe_ends_the_run_at_once_and_quietly() {
+    // `pgnkit validate --level info big.pgn | head -1`: far more output than the buffers.
+    let (_dir, path) = temp_file("many.pgn", &broken_games(20_000));
+    for format in ["text", "jsonl", "csv"] {
+        closed_pipe_with(&path, format);
+    }
+}
+
+fn closed_pipe_with(path: &Path, format: &str) {
+    let started = Instant::now();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+        .args(["validate", "--level", "info", "--format", format])
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(
+        first.contains("game") || first.contains("file"),
+        "{format}: {first}"
+    );
+    // Dropping our end of stdout closed the pipe, as `head -1` does when it exits.
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{format}");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{format}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn output_to_a_special_file_is_written_directly() {
+    let (_dir, path) = temp_file("one.pgn", &broken_games(1));
+    let (code, stdout, stderr) = run_args(&[
+        "validate",
+        "-q",
+        "-o",
+        "/dev/stdout",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("move.illegal"), "{stdout}");
+}
+
+/// Starts `validate -o out.txt` reading a stdin that stays open, sends SIGINT, and waits.
+fn interrupt_a_run(dir: &Path) -> (Option<i32>, String, Duration) {
+    let mut child: Child = Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+        .args(["validate", "-o", "out.txt", "-"])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&broken_games(300)).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let sent = Instant::now();
+    let mut waited = None;
+    while sent.elapsed() < Duration::from_secs(10) {
+        if let Some(status) = child.try_wait().unwrap() {
+            waited = Some(status);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let took = sent.elapsed();
+    if waited.is_none() {
+        let _ = child.kill();
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        took,
+    )
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn ctrl_c_exits_130_promptly_and_leaves_no_partial_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr, took) = interrupt_a_run(dir.path());
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("pgnkit: interrupted"), "{stderr}");
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    // Neither the final name nor the temporary file is left behind.
+    assert_eq!(names_in(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn ctrl_c_keeps_an_earlier_output_file_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("out.txt"), "the previous run\n").unwrap();
+    let (code, stderr, _) = interrupt_a_run(dir.path());
+    assert_eq!(code, Some(130), "{stderr}");
+    assert_eq!(names_in(dir.path()), vec!["out.txt"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+        "the previous run\n"
+    );
+}
+
+#[test]
+fn compression_magic_followed_by_junk_is_an_unreadable_file_among_good_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut junk = vec![0x1f, 0x8b];
+    junk.extend(Noise(7).bytes(4096));
+    std::fs::write(dir.path().join("a.pgn.gz"), junk).unwrap();
+    let mut junk = vec![0x28, 0xb5, 0x2f, 0xfd];
+    junk.extend(Noise(8).bytes(4096));
+    std::fs::write(dir.path().join("b.pgn.zst"), junk).unwrap();
+    std::fs::write(dir.path().join("c.pgn"), GAME_B).unwrap();
+    let run = validate_path(dir.path());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    for name in ["a.pgn.gz", "b.pgn.zst"] {
+        let shown = dir.path().join(name);
+        assert!(
+            run.stderr
+                .contains(&format!("pgnkit: cannot read {}: ", shown.display()))
+                || run
+                    .stderr
+                    .contains(&format!("pgnkit: cannot open {}: ", shown.display())),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+    assert_eq!(run.summary("games"), 1);
+    assert!(run.findings.is_empty());
 }

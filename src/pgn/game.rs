@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use super::Span;
+
 /// One game's bytes and the tokens the splitter found in them.
 #[derive(Debug, Clone)]
 pub struct RawGame {
@@ -48,15 +50,13 @@ impl RawGame {
     }
 
     /// The bytes of a token or tag part.
-    pub fn text(&self, start: u32, end: u32) -> &[u8] {
-        self.bytes
-            .get(start as usize..end as usize)
-            .unwrap_or_default()
+    pub fn text(&self, span: Span) -> &[u8] {
+        span.of(&self.bytes)
     }
 
     /// The token's text as written in the file.
     pub fn token_text(&self, token: &Token) -> &[u8] {
-        self.text(token.start, token.end)
+        token.span.of(&self.bytes)
     }
 
     /// The absolute line of a token.
@@ -68,9 +68,9 @@ impl RawGame {
 /// `[Name "value"]`: byte ranges into the game's bytes.
 #[derive(Debug, Clone, Copy)]
 pub struct RawTag {
-    pub name: (u32, u32),
+    pub name: Span,
     /// The value between the quotes, still escaped (`\"`, `\\`).
-    pub value: (u32, u32),
+    pub value: Span,
     /// Line offset from the game's first line.
     pub line: u32,
 }
@@ -79,8 +79,7 @@ pub struct RawTag {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token {
     pub kind: TokenKind,
-    pub start: u32,
-    pub end: u32,
+    pub span: Span,
     /// Line offset from the game's first line.
     pub line: u32,
 }

@@ -4,13 +4,22 @@
 
 use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Position, Role, Square};
 
+use crate::pgn::Span;
+
 /// One move of the game, kept as its ply and where its token stands in the game's bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MoveRef {
     /// 1-based ply within the game.
     pub ply: u32,
     /// Byte range of the move's token (to quote it as written).
-    pub span: (u32, u32),
+    pub span: Span,
+}
+
+/// A move the replay played, and its token in the game's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Played {
+    pub mv: Move,
+    pub token: Span,
 }
 
 /// Why a castling right was lost.
@@ -106,12 +115,12 @@ impl History {
 
     /// The history of a game that started at `start` and played `moves` (each with its
     /// token's byte range): how the replay builds it when a move fails.
-    pub fn replayed(start: &Chess, moves: &[(Move, (u32, u32))]) -> History {
+    pub fn replayed(start: &Chess, moves: &[Played]) -> History {
         let mut history = History::default();
         history.start(start);
         let mut pos = start.clone();
-        for (ply, &(m, span)) in (1..).zip(moves) {
-            history.record(&pos, m, ply, span);
+        for (ply, &Played { mv: m, token }) in (1..).zip(moves) {
+            history.record(&pos, m, ply, token);
             pos.play_unchecked(m);
             history.cross_check(&pos);
         }
@@ -120,7 +129,7 @@ impl History {
 
     /// Called with each legal move before it is played; `ply` is its 1-based ply.
     #[inline]
-    pub fn record(&mut self, pos: &Chess, m: Move, ply: u32, span: (u32, u32)) {
+    pub fn record(&mut self, pos: &Chess, m: Move, ply: u32, span: Span) {
         let by = MoveRef { ply, span };
         match m {
             Move::Normal {

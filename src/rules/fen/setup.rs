@@ -2,8 +2,8 @@
 
 use shakmaty::{CastlingMode, Chess, PositionErrorKinds};
 
-use super::fen_check::{self, Failure};
-use super::tags::Tags;
+use crate::rules::fen::check::{self as fen_check, Failure};
+use crate::rules::tags::Tags;
 
 /// Why a game cannot be replayed from its tags.
 #[derive(Debug, Clone, PartialEq, Eq)]

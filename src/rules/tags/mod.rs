@@ -2,15 +2,24 @@
 
 use std::borrow::Cow;
 
-use crate::input::{RawGame, TextDecoder};
+pub mod checks;
+
+use crate::pgn::{RawGame, TextDecoder};
 
 /// Tag pairs in input order, decoded (escapes resolved, UTF-8 or Latin-1). All the text
 /// lives in one string, so a game's tags cost two allocations, not two per tag.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tags {
     text: String,
-    /// (name start, name end, value end) in `text`; the value starts at the name's end.
-    spans: Vec<(usize, usize, usize)>,
+    spans: Vec<TagText>,
+}
+
+/// Where one tag pair stands in `Tags::text`: its name, then its value from the name's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TagText {
+    start: usize,
+    name_end: usize,
+    end: usize,
 }
 
 impl Tags {
@@ -43,16 +52,20 @@ impl Tags {
         let size = raw
             .tags
             .iter()
-            .map(|t| t.value.1.saturating_sub(t.name.0) as usize)
+            .map(|t| t.value.end.saturating_sub(t.name.start) as usize)
             .sum();
         let mut text = Vec::with_capacity(size);
         let mut spans = Vec::with_capacity(raw.tags.len());
         for tag in &raw.tags {
             let start = text.len();
-            text.extend_from_slice(&text_of(raw.text(tag.name.0, tag.name.1))?);
+            text.extend_from_slice(&text_of(raw.text(tag.name))?);
             let name_end = text.len();
-            unescape_into(&text_of(raw.text(tag.value.0, tag.value.1))?, &mut text);
-            spans.push((start, name_end, text.len()));
+            unescape_into(&text_of(raw.text(tag.value))?, &mut text);
+            spans.push(TagText {
+                start,
+                name_end,
+                end: text.len(),
+            });
         }
         let text = String::from_utf8(text).ok()?;
         Some(Tags { text, spans })
@@ -60,12 +73,18 @@ impl Tags {
 
     /// The (name, value) pairs in input order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.spans.iter().map(|&(start, name_end, end)| {
-            (
-                self.text.get(start..name_end).unwrap_or_default(),
-                self.text.get(name_end..end).unwrap_or_default(),
-            )
-        })
+        self.spans.iter().map(
+            |&TagText {
+                 start,
+                 name_end,
+                 end,
+             }| {
+                (
+                    self.text.get(start..name_end).unwrap_or_default(),
+                    self.text.get(name_end..end).unwrap_or_default(),
+                )
+            },
+        )
     }
 
     /// How many tag pairs the game has.
@@ -81,10 +100,10 @@ impl Tags {
     pub fn get(&self, name: &str) -> Option<&str> {
         // Names compared as bytes: no character-boundary checks for the tags passed over.
         let text = self.text.as_bytes();
-        let &(_, name_end, end) = self
+        let &TagText { name_end, end, .. } = self
             .spans
             .iter()
-            .find(|&&(start, name_end, _)| text.get(start..name_end) == Some(name.as_bytes()))?;
+            .find(|tag| text.get(tag.start..tag.name_end) == Some(name.as_bytes()))?;
         self.text.get(name_end..end)
     }
 

@@ -4,10 +4,10 @@
 use shakmaty::Chess;
 use shakmaty::san::San;
 
-use super::finding::{Code, Finding};
-use super::movetext::{Step, walk};
-use super::replay::{ReplayOptions, fen_of, move_label};
-use crate::input::RawGame;
+use crate::pgn::RawGame;
+use crate::rules::findings::{Code, Finding};
+use crate::rules::replay::movetext::{Step, walk};
+use crate::rules::replay::{ReplayOptions, fen_of, move_label};
 
 /// The findings inside the variations of one game (the main line is the replay's job).
 pub fn check(raw: &RawGame, start: &Chess, options: &ReplayOptions) -> Vec<Finding> {

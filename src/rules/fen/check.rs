@@ -6,8 +6,8 @@ use shakmaty::{
     Bitboard, CastlingMode, Chess, Color, EnPassantMode, PositionError, PositionErrorKinds, Setup,
 };
 
-use super::epd;
-use super::finding::Severity;
+use crate::rules::fen::epd;
+use crate::rules::findings::Severity;
 
 /// One thing wrong with a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -276,7 +276,7 @@ fn position_defects(setup: &Setup, kinds: PositionErrorKinds, mode: CastlingMode
     if out.is_empty() {
         out.push(Defect::error(
             "fen.syntax",
-            super::setup::describe_position_errors(kinds),
+            crate::rules::fen::setup::describe_position_errors(kinds),
         ));
     }
     out

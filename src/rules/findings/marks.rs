@@ -9,7 +9,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Bitboard, CastlingSide, Color, Piece, Rank, Role, Setup, Square};
 
-use super::finding::{Code, Finding};
+use crate::rules::findings::{Code, Finding};
 
 /// What to mark on a board.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,24 +1,37 @@
 //! The replay: one game's tokens played through shakmaty from its start position. The
 //! legal path is a plain `San::to_move` and `play_unchecked`; only when a move fails is
-//! the diagnosis layer asked why.
+//! the diagnosis layer asked why. Beside it: the move counts it keeps (`counts`), the
+//! history the diagnosis reads (`history`), the non-standard move notations it accepts
+//! (`notation`), its fast path for common moves (`piece_move`), and the walk over the
+//! whole movetext, variations included (`movetext`, `variations`).
 
 use std::cell::Cell;
 use std::sync::Arc;
 
-use shakmaty::san::{San, SanError, SanPlus, Suffix};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
+use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
-use super::diagnose::{self, Scene};
-use super::draw::{DrawTracker, RepetitionBuffers};
-use super::finding::{Code, Finding};
-use super::history::History;
-use super::notation::{self, PieceLetters};
-use super::result::{self, GameResult, Termination};
-use super::setup::{self, SetupError};
-use super::tags::Tags;
-use super::{piece_move, tag_checks, variations};
-use crate::input::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
-use crate::stats::MoveCounts;
+mod counts;
+pub mod history;
+pub mod movetext;
+pub mod notation;
+pub mod piece_move;
+mod read;
+pub mod variations;
+
+pub use counts::MoveCounts;
+use history::{History, Played};
+use notation::PieceLetters;
+use read::plain_move;
+pub(crate) use read::{Read, read_move};
+
+use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
+use crate::rules::draw::{DrawTracker, RepetitionBuffers};
+use crate::rules::fen::setup::{self, SetupError};
+use crate::rules::findings::{Code, Finding};
+use crate::rules::result::{self, GameResult, Termination};
+use crate::rules::tags::Tags;
+use crate::rules::tags::checks as tag_checks;
 
 /// How games are replayed.
 #[derive(Debug, Clone, Copy)]
@@ -115,14 +128,14 @@ impl GameReport {
     pub fn first_error(&self) -> Option<&Finding> {
         self.findings
             .iter()
-            .find(|f| f.severity() == super::finding::Severity::Error)
+            .find(|f| f.severity() == crate::rules::findings::Severity::Error)
     }
 }
 
 /// Writes a position as `pgnkit fen` does by default (en passant after every double step).
 pub fn fen_of(pos: &Chess) -> String {
     let mut fen = String::new();
-    super::fen_style::append_fen(pos, EnPassantMode::Always, &mut fen);
+    crate::rules::fen::style::append_fen(pos, EnPassantMode::Always, &mut fen);
     fen
 }
 
@@ -174,7 +187,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
 
 thread_local! {
     /// `Replay::played` of the thread's last game, reused by its next one.
-    static PLAYED: Cell<Vec<(Move, (u32, u32))>> = const { Cell::new(Vec::new()) };
+    static PLAYED: Cell<Vec<Played>> = const { Cell::new(Vec::new()) };
     /// The position history buffers of the thread's last game, reused by its next one.
     static HISTORY: Cell<RepetitionBuffers> = Cell::new(RepetitionBuffers::default());
 }
@@ -189,7 +202,7 @@ struct Replay<'a> {
     /// The start position and the moves played from it: the diagnosis's `History` is
     /// rebuilt from them only when a move fails, so the legal path records nothing more.
     start: Chess,
-    played: Vec<(Move, (u32, u32))>,
+    played: Vec<Played>,
     /// The first termination marker outside variations.
     marker: Option<GameResult>,
     /// The ply at which a fivefold repetition, the 75-move rule or dead material ended the game.
@@ -386,7 +399,10 @@ impl Replay<'_> {
             let message = self.missed_en_passant_message();
             self.move_finding(Code::EnPassantMissed, token, message);
         }
-        self.played.push((m, (token.start, token.end)));
+        self.played.push(Played {
+            mv: m,
+            token: token.span,
+        });
         self.pos.play_unchecked(m);
         self.report.plies += 1;
         let ply = self.report.plies;
@@ -452,7 +468,7 @@ impl Replay<'_> {
     fn position_before_last_move(&self) -> Chess {
         let mut pos = self.start.clone();
         let earlier = self.played.len().saturating_sub(1);
-        for &(m, _) in self.played.iter().take(earlier) {
+        for &Played { mv: m, .. } in self.played.iter().take(earlier) {
             pos.play_unchecked(m);
         }
         pos
@@ -605,221 +621,5 @@ fn problem_code(kind: InputProblemKind) -> Code {
         InputProblemKind::UnbalancedParenthesis => Code::InputUnbalancedParenthesis,
         InputProblemKind::UnsupportedEncoding => Code::InputUnsupportedEncoding,
         InputProblemKind::LimitExceeded => Code::InputLimitExceeded,
-    }
-}
-
-/// The legal path: a plain standard SAN (no origin rank, no promotion) that names one
-/// legal move, with nothing after it that belongs to it (`(Q)`, `e.p.`). Everything else
-/// goes through `read_move`.
-#[inline(always)]
-fn plain_move(
-    pos: &Chess,
-    in_check: bool,
-    raw: &RawGame,
-    index: usize,
-    options: &ReplayOptions,
-) -> Option<(Move, Option<Suffix>)> {
-    if options.piece_letters.is_some() {
-        return None;
-    }
-    let tokens = &raw.tokens;
-    let text = raw.token_text(tokens.get(index)?);
-    if let Some(next) = tokens.get(index + 1)
-        && (next.kind == TokenKind::VariationStart
-            || (text.get(1) == Some(&b'x') && is_en_passant_mark(raw, next)))
-    {
-        return None;
-    }
-    // What the quick reader does not read is not plain standard SAN (`xd5`, `Pe4`).
-    let san_plus = piece_move::quick_san(text)?;
-    let m = match piece_move::resolve(pos, in_check, &san_plus.san) {
-        Some(m) => m,
-        None => san_plus.san.to_move(pos).ok()?,
-    };
-    // `Nde2` where `Ne2` names one legal move: over-disambiguated, not standard SAN.
-    if let San::Normal {
-        role,
-        file: Some(_),
-        capture,
-        to,
-        ..
-    } = san_plus.san
-        && role != Role::Pawn
-    {
-        let bare = San::Normal {
-            role,
-            file: None,
-            rank: None,
-            capture,
-            to,
-            promotion: None,
-        };
-        let unambiguous = if in_check {
-            bare.to_move(pos).is_ok()
-        } else {
-            // Not in check, the shortcut declines only an ambiguous SAN here.
-            piece_move::resolve(pos, in_check, &bare).is_some()
-        };
-        if unambiguous {
-            return None;
-        }
-    }
-    Some((m, san_plus.suffix))
-}
-
-/// What reading one move token in a position gave.
-pub(crate) enum Read {
-    Move {
-        m: Move,
-        suffix: Option<Suffix>,
-        /// Why the token is not standard SAN, when it is not.
-        why: Option<String>,
-    },
-    Fail {
-        code: Code,
-        message: String,
-    },
-}
-
-/// Reads the move token at `index` in `pos`: standard SAN, the non-standard forms of
-/// `notation`, and on failure the diagnosis (`history` is asked for only then). Also returns how many following tokens the
-/// move took in (`e8 (Q)`, `exd6 e.p.`).
-pub(crate) fn read_move(
-    pos: &Chess,
-    history: impl FnOnce() -> History,
-    raw: &RawGame,
-    index: usize,
-    options: &ReplayOptions,
-) -> (Read, usize) {
-    let tokens = &raw.tokens;
-    let text = tokens
-        .get(index)
-        .map(|t| raw.token_text(t))
-        .unwrap_or_default();
-    let mut owned: Option<Vec<u8>> = None;
-    let mut extra = 0;
-    let mut split_why: Option<&str> = None;
-    if let Some(piece) = parenthesised_promotion(raw, index) {
-        let mut joined = text.to_vec();
-        joined.push(b'=');
-        joined.push(piece);
-        owned = Some(joined);
-        extra = 3;
-        split_why = Some("a promotion piece written in parentheses");
-    } else if text.get(1) == Some(&b'x')
-        && let Some(next) = tokens.get(index + 1)
-        && is_en_passant_mark(raw, next)
-    {
-        // `exd6 e.p.`: only a pawn capture (file letter, then `x`) can carry the mark.
-        extra = 1;
-        split_why = Some("en passant marked with `e.p.`");
-    }
-    let text = owned.as_deref().unwrap_or(text);
-    let Some(reading) = notation::read(pos, text, options.piece_letters) else {
-        let message = notation::why_not_a_move(text);
-        return (
-            Read::Fail {
-                code: Code::MoveSyntax,
-                message,
-            },
-            extra,
-        );
-    };
-    let why = match (split_why, reading.why) {
-        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-        (Some(a), None) => Some(a.to_string()),
-        (None, b) => b,
-    };
-    let san = reading.san_plus.san;
-    let suffix = reading.san_plus.suffix;
-    let read = match san.to_move(pos) {
-        Ok(m) => {
-            // A token read as it stands may still not be the standard SAN (`Nde2` where
-            // `Ne2` is unambiguous, `xd5`, `Pe4`): the move is played, the spelling noted.
-            let why = why.or_else(|| {
-                let body = match text {
-                    [body @ .., b'+' | b'#'] => body,
-                    _ => text,
-                };
-                notation::departure(san, body, San::from_move(pos, m))
-            });
-            Read::Move { m, suffix, why }
-        }
-        Err(SanError::AmbiguousSan) => Read::Fail {
-            code: Code::MoveAmbiguous,
-            message: diagnose::ambiguous(pos, san),
-        },
-        Err(SanError::IllegalSan) if let Some(mended) = notation::mended_capture(san) => {
-            // The slow path only: the token names no legal move as written.
-            match mended.to_move(pos) {
-                Ok(m) => {
-                    let departure = notation::departure(san, b"", San::from_move(pos, m));
-                    let why = match (why, departure) {
-                        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-                        (a, b) => a.or(b),
-                    };
-                    Read::Move { m, suffix, why }
-                }
-                Err(SanError::AmbiguousSan) => Read::Fail {
-                    code: Code::MoveAmbiguous,
-                    message: format!(
-                        "read with its capture mark mended, {}",
-                        diagnose::ambiguous(pos, mended)
-                    ),
-                },
-                Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
-            }
-        }
-        Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
-    };
-    (read, extra)
-}
-
-/// Why `san` names no legal move in `pos` (`history` is asked for only now).
-fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san: San) -> Read {
-    let history = history();
-    let scene = Scene {
-        pos,
-        history: &history,
-        bytes: &raw.bytes,
-    };
-    let (code, message) = diagnose::illegal(&scene, san);
-    Read::Fail { code, message }
-}
-
-/// `e.p.` (or `ep`) written as its own token after a pawn capture.
-fn is_en_passant_mark(raw: &RawGame, token: &Token) -> bool {
-    token.kind == TokenKind::Word && matches!(raw.token_text(token), b"e.p." | b"ep" | b"e.p")
-}
-
-/// `e8 (Q)`: a pawn move to the last rank followed by a one-letter "variation" naming
-/// the promotion piece. Returns the piece letter, upper-cased.
-fn parenthesised_promotion(raw: &RawGame, index: usize) -> Option<u8> {
-    let tokens = &raw.tokens;
-    if tokens.get(index + 1)?.kind != TokenKind::VariationStart {
-        return None;
-    }
-    let (piece, close) = (tokens.get(index + 2)?, tokens.get(index + 3)?);
-    if !matches!(piece.kind, TokenKind::Word | TokenKind::Glyph)
-        || close.kind != TokenKind::VariationEnd
-    {
-        return None;
-    }
-    let [letter] = raw.token_text(piece) else {
-        return None;
-    };
-    let letter = letter.to_ascii_uppercase();
-    if !matches!(letter, b'Q' | b'R' | b'B' | b'N') {
-        return None;
-    }
-    let text = tokens.get(index).map(|t| raw.token_text(t))?;
-    match San::from_ascii(text).ok()? {
-        San::Normal {
-            role: shakmaty::Role::Pawn,
-            to,
-            promotion: None,
-            ..
-        } if matches!(to.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth) => Some(letter),
-        _ => None,
     }
 }

@@ -6,10 +6,10 @@
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
-use super::finding::Code;
-use super::history::History;
-use super::replay::{Read, ReplayOptions, read_move};
-use crate::input::{RawGame, Token, TokenKind};
+use crate::pgn::{RawGame, Span, Token, TokenKind};
+use crate::rules::findings::Code;
+use crate::rules::replay::history::History;
+use crate::rules::replay::{Read, ReplayOptions, read_move};
 
 /// One step of the movetext, in input order.
 #[derive(Debug, Clone)]
@@ -170,7 +170,7 @@ fn play(
             let before = line.pos.clone();
             line.before_last = Some((before.clone(), line.history.clone()));
             let ply = line.plies + 1;
-            let span = raw.tokens.get(index).map_or((0, 0), |t| (t.start, t.end));
+            let span = raw.tokens.get(index).map_or(Span::default(), |t| t.span);
             line.history.record(&line.pos, m, ply, span);
             line.pos.play_unchecked(m);
             line.history.cross_check(&line.pos);

@@ -3,8 +3,8 @@
 
 use shakmaty::fen::Fen;
 
-use super::finding::Code;
-use super::tags::Tags;
+use crate::rules::findings::Code;
+use crate::rules::tags::Tags;
 
 /// The seven tags every PGN game must have (PGN standard 8.1.1).
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];

@@ -1,0 +1,544 @@
+//! The game being assembled: lines taken into it (straight from the reader's buffer, or
+//! copied first), the boundaries between games, and a game's completion (the problems
+//! only its end can tell, the lines after it that belong to no game).
+
+use crate::pgn::{InputProblem, InputProblemKind, RawGame, Span, Token, TokenKind};
+
+use super::lexer::lex_movetext;
+use super::lines::{
+    first_significant, is_between_games, line_end, looks_like_tag_line, starts_game_after_marker,
+};
+use super::scan::find_byte;
+use super::skip::Skip;
+use super::spares::take_game;
+use super::tags::parse_tag_line;
+use super::{Builder, Limits, Line, OVERFLOW_PEEK, Out, State};
+
+impl State {
+    /// An empty game starting at `line`, its buffers sized after the last game.
+    pub(super) fn new_game(&mut self, line: u64) -> RawGame {
+        take_game(&mut self.spare, &self.file, self.size_hint, line)
+    }
+
+    /// The current game, started at `line` if there is none.
+    pub(super) fn game_mut(&mut self, line: u64) -> &mut RawGame {
+        let State {
+            file,
+            size_hint,
+            game,
+            spare,
+            ..
+        } = self;
+        game.get_or_insert_with(|| take_game(spare, file, *size_hint, line))
+    }
+
+    /// How much of a line starting at byte `line_start` of the game is kept.
+    pub(super) fn cap_at(&self, line_start: usize) -> usize {
+        if self.current.overflow {
+            OVERFLOW_PEEK
+        } else {
+            self.limits
+                .max_game_bytes
+                .saturating_sub(line_start)
+                .max(OVERFLOW_PEEK)
+        }
+    }
+
+    /// The bytes of the current game from `start`.
+    pub(super) fn line_from(&self, start: usize) -> &[u8] {
+        self.game
+            .as_ref()
+            .and_then(|game| game.bytes.get(start..))
+            .unwrap_or_default()
+    }
+
+    /// Whether a line (its first significant byte at `first`) starts the next game.
+    pub(super) fn is_boundary(&self, line: &[u8], first: Option<usize>) -> bool {
+        let b = &self.current;
+        if b.overflow || b.open_comment.is_some() {
+            // An open comment ends only where a new game clearly starts; an oversized game
+            // also where movetext follows its termination marker.
+            first.is_some_and(|i| looks_like_tag_line(line.get(i..).unwrap_or_default()))
+                || (b.overflow
+                    && b.open_comment.is_none()
+                    && b.finished
+                    && starts_game_after_marker(line, first))
+        } else if first.is_some_and(|i| line.get(i) == Some(&b'[')) {
+            // `[/pgn]` closes a forum wrapper: it ends the game before it.
+            (b.has_movetext || b.finished) && first.is_some_and(|i| line.get(i + 1) != Some(&b'/'))
+        } else {
+            b.finished && starts_game_after_marker(line, first)
+        }
+    }
+
+    /// Appends bytes taken from the reader's buffer to the current game.
+    pub(super) fn append(&mut self, bytes: &[u8]) {
+        if let Some(game) = self.game.as_mut() {
+            game.bytes.extend_from_slice(bytes);
+        }
+    }
+
+    /// Handles the whole lines at the front of `buf` straight from the reader's buffer,
+    /// up to the first line that is not whole there or is longer than its size limit.
+    /// Returns the bytes used and a game that one of the lines finished.
+    pub(super) fn take_lines(&mut self, buf: &[u8]) -> (usize, Option<RawGame>) {
+        let mut pos = 0;
+        // `buf[copied..pos]` belongs to the current game but is not in its bytes yet.
+        let mut copied = 0;
+        while let Some(rest) = buf.get(pos..) {
+            let line_no = self.next_line;
+            if pos == copied
+                && !self.has_begun()
+                && let Some(len) = self.skip_before_game(rest)
+            {
+                pos += len;
+                copied = pos;
+                continue;
+            }
+            let line_start = self.game_mut(line_no).bytes.len() + (pos - copied);
+            if let Some(len) = self.take_inner_line(rest, line_start, line_no) {
+                pos += len;
+                continue;
+            }
+            let Some(newline) = find_byte(b'\n', rest) else {
+                break;
+            };
+            let line = rest.get(..=newline).unwrap_or_default();
+            if line.len() > self.cap_at(line_start) {
+                break;
+            }
+            self.next_line += 1;
+            self.bytes_read += line.len() as u64;
+            let first = first_significant(line);
+            if self.is_boundary(line, first) {
+                self.append(Span::new(copied, pos).of(buf));
+                let next = self.new_game(line_no);
+                let finished = self.finish_current(false);
+                self.game = Some(next);
+                let end = self.process_line(line, 0, first, line_no, false);
+                copied = pos;
+                pos += self.end_of_line(line.len(), end);
+                if finished.is_some() {
+                    self.append(Span::new(copied, pos).of(buf));
+                    return (pos, finished);
+                }
+                continue;
+            }
+            if self.current.overflow {
+                // Past the size limit the line is followed, then dropped.
+                self.skip.scan(&mut self.current, line);
+                self.append(Span::new(copied, pos).of(buf));
+                pos += line.len();
+                copied = pos;
+                continue;
+            }
+            let end = self.process_line(line, line_start, first, line_no, false);
+            pos += self.end_of_line(line.len(), end);
+        }
+        self.append(Span::new(copied, pos).of(buf));
+        (pos, None)
+    }
+
+    /// Where a line of `len` bytes, taken whole, was left: at its end, or at `end` where
+    /// the next game starts on it (after a termination marker). Then the rest is read as a
+    /// line of its own, on the same line number: the line is given back.
+    pub(super) fn end_of_line(&mut self, len: usize, end: usize) -> usize {
+        if end < len {
+            self.next_line -= 1;
+            self.bytes_read -= (len - end) as u64;
+            return end;
+        }
+        len
+    }
+
+    /// Before the first game (no game begun): a whole blank line, escape line or `;`
+    /// comment line at the front of `rest` belongs to no game and is passed over (the
+    /// game, if there is one yet, starts on a later line); returns its length.
+    pub(super) fn skip_before_game(&mut self, rest: &[u8]) -> Option<usize> {
+        let line = rest.get(..=find_byte(b'\n', rest)?)?;
+        if !is_between_games(line) {
+            return None;
+        }
+        self.next_line += 1;
+        self.bytes_read += line.len() as u64;
+        let next_line = self.next_line;
+        if let Some(game) = self.game.as_mut() {
+            game.line = next_line;
+        }
+        Some(line.len())
+    }
+
+    /// The common case, tokenised without looking for the line's end first: a line at the
+    /// front of `rest` that belongs to the current game, which is not past its size limit.
+    /// Returns its length, or `None` (and keeps nothing) when the line is not whole in
+    /// `rest`, crosses the size limit or needs the careful path.
+    pub(super) fn take_inner_line(
+        &mut self,
+        rest: &[u8],
+        line_start: usize,
+        line_no: u64,
+    ) -> Option<usize> {
+        if self.current.overflow {
+            return None;
+        }
+        let first = first_significant(rest);
+        if self.is_boundary(rest, first) {
+            return None;
+        }
+        let State {
+            game,
+            current,
+            limits,
+            ..
+        } = self;
+        let game = game.as_mut()?;
+        let saved = (
+            *current,
+            game.tokens.len(),
+            game.tags.len(),
+            game.problems.len(),
+        );
+        let line = Line {
+            bytes: rest,
+            base: line_start,
+            first,
+            offset: line_offset(line_no, game.line),
+            cut: false,
+        };
+        let mut out = Out {
+            tokens: &mut game.tokens,
+            tags: &mut game.tags,
+            problems: &mut game.problems,
+        };
+        let len = tokenise_line(current, &mut out, limits, line);
+        let whole = len > 0 && rest.get(len - 1) == Some(&b'\n');
+        if !whole || line_start + len > limits.max_game_bytes {
+            // Undone: the careful path reads this line again.
+            *current = saved.0;
+            game.tokens.truncate(saved.1);
+            game.tags.truncate(saved.2);
+            game.problems.truncate(saved.3);
+            return None;
+        }
+        self.next_line += 1;
+        self.bytes_read += len as u64;
+        Some(len)
+    }
+
+    /// Whether the current game holds anything yet (more than blank or escape lines); no
+    /// game yet is none begun.
+    pub(super) fn has_begun(&self) -> bool {
+        let b = &self.current;
+        b.has_tags
+            || b.has_movetext
+            || self
+                .game
+                .as_ref()
+                .is_some_and(|game| !game.problems.is_empty())
+    }
+
+    /// The whole line copied into the current game at `start` was processed up to `end`
+    /// of its bytes: where that is short of its end, the next game starts there (after a
+    /// termination marker). Each game finished so on the line is queued.
+    pub(super) fn start_games_on_line(&mut self, mut start: usize, mut end: usize, line_no: u64) {
+        while start + end < self.line_from(0).len() {
+            if let Some(finished) = self.start_next_game(start + end, line_no) {
+                self.queued.push_back(finished);
+            }
+            let first = first_significant(self.line_from(0));
+            start = 0;
+            end = self.process_copied_line(0, first, line_no, false);
+        }
+    }
+
+    /// The line copied into the current game at `line_start` starts the next game: moves
+    /// it there and returns the finished game.
+    pub(super) fn start_next_game(&mut self, line_start: usize, line_no: u64) -> Option<RawGame> {
+        let mut next = self.new_game(line_no);
+        if let Some(game) = self.game.as_mut() {
+            let line = game.bytes.get(line_start..).unwrap_or_default();
+            next.bytes.extend_from_slice(line);
+            game.bytes.truncate(line_start);
+        }
+        let finished = self.finish_current(false);
+        self.game = Some(next);
+        finished
+    }
+
+    /// Past the size limit: follows the line copied into the current game at `line_start`
+    /// (the start of it, when it is long), then drops it.
+    pub(super) fn skip_copied_line(&mut self, line_start: usize) {
+        let State {
+            game,
+            current,
+            skip,
+            ..
+        } = self;
+        if let Some(game) = game.as_mut() {
+            skip.scan(current, game.bytes.get(line_start..).unwrap_or_default());
+            game.bytes.truncate(line_start);
+        }
+    }
+
+    /// `process_line` for a line that is already in the game's bytes (from `line_start`).
+    /// A line that was `cut` is also followed by `Skip` from its start, so that the rest
+    /// of it can be followed from where the cut left it (in a word, a `;` comment, ...).
+    pub(super) fn process_copied_line(
+        &mut self,
+        line_start: usize,
+        first: Option<usize>,
+        line_no: u64,
+        cut: bool,
+    ) -> usize {
+        let State {
+            game,
+            current,
+            limits,
+            skip,
+            ..
+        } = self;
+        let Some(game) = game.as_mut() else {
+            return 0;
+        };
+        let before = *current;
+        let RawGame {
+            bytes,
+            tags,
+            tokens,
+            problems,
+            line: game_line,
+            ..
+        } = game;
+        let line = Line {
+            bytes: bytes.get(line_start..).unwrap_or_default(),
+            base: line_start,
+            first,
+            offset: line_offset(line_no, *game_line),
+            cut,
+        };
+        let mut out = Out {
+            tokens,
+            tags,
+            problems,
+        };
+        let end = process_line(current, &mut out, limits, line);
+        if cut {
+            current.open_comment = before.open_comment;
+            current.depth = before.depth;
+            current.finished = before.finished;
+            *skip = Skip::default();
+            skip.scan(current, line.bytes);
+        }
+        end
+    }
+
+    /// `process_line` for a line that is not in the game's bytes yet: it will be at `base`.
+    pub(super) fn process_line(
+        &mut self,
+        bytes: &[u8],
+        base: usize,
+        first: Option<usize>,
+        line_no: u64,
+        cut: bool,
+    ) -> usize {
+        let State {
+            game,
+            current,
+            limits,
+            ..
+        } = self;
+        let Some(game) = game.as_mut() else {
+            return bytes.len();
+        };
+        let line = Line {
+            bytes,
+            base,
+            first,
+            offset: line_offset(line_no, game.line),
+            cut,
+        };
+        let mut out = Out {
+            tokens: &mut game.tokens,
+            tags: &mut game.tags,
+            problems: &mut game.problems,
+        };
+        process_line(current, &mut out, limits, line)
+    }
+
+    /// Completes the current game (if it holds anything) and numbers it.
+    pub(super) fn finish_current(&mut self, at_eof: bool) -> Option<RawGame> {
+        let b = std::mem::take(&mut self.current);
+        self.skip = Skip::default();
+        let mut game = self.game.take()?;
+        if !b.has_tags && !b.has_movetext && game.problems.is_empty() {
+            return None; // only blank or escape lines
+        }
+        // A comment left open past the size limit is not reported: the limit says it all.
+        if let Some((start, line)) = b.open_comment.filter(|_| !b.overflow) {
+            let end = u32::try_from(game.bytes.len()).unwrap_or(u32::MAX);
+            if !b.limit_hit {
+                game.tokens.push(Token {
+                    kind: TokenKind::Comment,
+                    span: Span { start, end },
+                    line,
+                });
+            }
+            game.problems.push(InputProblem {
+                kind: InputProblemKind::UnterminatedComment,
+                line,
+                detail: "a `{` comment is never closed; the moves before it are kept".to_string(),
+            });
+        } else if at_eof && !b.finished && !b.overflow {
+            let line = game.tokens.last().map_or(0, |t| t.line);
+            game.problems.push(InputProblem {
+                kind: InputProblemKind::Truncated,
+                line,
+                detail: "the input ends inside this game (no termination marker)".to_string(),
+            });
+        }
+        unbalanced_parentheses(&b, &mut game);
+        trim_between_games(&mut game);
+        game.index = self.next_index;
+        self.next_index += 1;
+        self.size_hint = (game.bytes.len(), game.tags.len(), game.tokens.len());
+        Some(game)
+    }
+}
+
+/// Drops the lines at the end of a game's bytes that belong to no game: blank lines,
+/// escape lines and `;` comment lines after its last tag or token.
+pub(super) fn trim_between_games(game: &mut RawGame) {
+    let last_token = game.tokens.last().map_or(0, |t| t.span.end as usize);
+    let last_tag = game.tags.last().map_or(0, |t| t.value.end as usize);
+    let keep = last_token.max(last_tag);
+    let mut end = game.bytes.len();
+    while end > keep {
+        let before = game.bytes.get(..end - 1).unwrap_or_default();
+        let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        let line = Span::new(start, end).of(&game.bytes);
+        if start < keep || !is_between_games(line) {
+            break;
+        }
+        end = start;
+    }
+    game.bytes.truncate(end);
+}
+
+/// Reports `)` that closed no variation and, in a game read whole, variations never
+/// closed: the replay passes over both, so that no token goes unaccounted for.
+pub(super) fn unbalanced_parentheses(b: &Builder, game: &mut RawGame) {
+    let (count, line) = b.unmatched_close;
+    if count > 0 {
+        let detail = if count == 1 {
+            "a `)` closes no variation; it is ignored".to_string()
+        } else {
+            format!("{count} `)` close no variation; they are ignored")
+        };
+        game.problems.push(InputProblem {
+            kind: InputProblemKind::UnbalancedParenthesis,
+            line,
+            detail,
+        });
+    }
+    if b.depth > 0 && !b.limit_hit && !b.overflow {
+        let line = game.tokens.last().map_or(0, |t| t.line);
+        let detail = if b.depth == 1 {
+            "a variation `(` is never closed; it is closed at the end of the game".to_string()
+        } else {
+            format!(
+                "{} variations `(` are never closed; they are closed at the end of the game",
+                b.depth
+            )
+        };
+        game.problems.push(InputProblem {
+            kind: InputProblemKind::UnbalancedParenthesis,
+            line,
+            detail,
+        });
+    }
+}
+
+pub(super) fn line_offset(line_no: u64, game_line: u64) -> u32 {
+    u32::try_from(line_no.saturating_sub(game_line)).unwrap_or(u32::MAX)
+}
+
+/// Tokenises a line of the current game; the line that crosses the size limit is still
+/// tokenised (its moves are kept), then the limit is recorded. Returns where the line
+/// ended: at its end, or where the next game starts on it (`next_game_after_marker`).
+pub(super) fn process_line(
+    b: &mut Builder,
+    out: &mut Out<'_>,
+    limits: &Limits,
+    line: Line<'_>,
+) -> usize {
+    let was_overflow = b.overflow;
+    let taken = tokenise_line(b, out, limits, line).min(line.bytes.len());
+    let end = line.base + taken;
+    let over = (line.cut || end > limits.max_game_bytes) && !was_overflow;
+    if over {
+        // A word the cut went through is not the word that was written.
+        if line.cut
+            && out
+                .tokens
+                .last()
+                .is_some_and(|t| t.span.end as usize == end && t.kind != TokenKind::Comment)
+        {
+            out.tokens.pop();
+        }
+        b.overflow = true;
+        let detail = format!(
+            "the game is longer than {} MiB",
+            limits.max_game_bytes / (1024 * 1024)
+        );
+        push_limit(&mut b.limit_hit, out.problems, line.offset, detail);
+    }
+    taken
+}
+
+/// Tokenises the line at the front of `line.bytes` (which may go on past its `\n`) and
+/// returns where it ends: just past its `\n`, or at the end of the bytes.
+pub(super) fn tokenise_line(
+    b: &mut Builder,
+    out: &mut Out<'_>,
+    limits: &Limits,
+    line: Line<'_>,
+) -> usize {
+    let Some(first) = line.first else {
+        return line_end(line.bytes, 0);
+    };
+    let mut from = first;
+    if b.open_comment.is_none() {
+        match line.bytes.get(first) {
+            Some(b'%') if first == 0 => return line_end(line.bytes, 0),
+            // A `;` comment line after the termination marker belongs to no game.
+            Some(b';') if b.finished => return line_end(line.bytes, 0),
+            Some(b'[') => {
+                b.has_tags = true;
+                match parse_tag_line(out, line, first) {
+                    Ok(movetext_start) => from = movetext_start,
+                    Err(end) => return end,
+                }
+            }
+            _ => {}
+        }
+    }
+    lex_movetext(b, out, limits, line, from)
+}
+
+/// Records a limit: a `Limit` problem, after which no tokens are kept.
+pub(super) fn push_limit(
+    limit_hit: &mut bool,
+    problems: &mut Vec<InputProblem>,
+    line: u32,
+    detail: String,
+) {
+    if *limit_hit {
+        return;
+    }
+    *limit_hit = true;
+    problems.push(InputProblem {
+        kind: InputProblemKind::LimitExceeded,
+        line,
+        detail,
+    });
+}

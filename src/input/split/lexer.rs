@@ -1,0 +1,262 @@
+//! The movetext lexer: a line's tokens (moves, move numbers, NAGs, glyphs, comments,
+//! variations, results) as spans into the game's bytes. `skip` follows the same bytes
+//! past the size limit and must agree with it on where a game ends (`tests.rs`).
+
+use crate::pgn::{Span, Token, TokenKind};
+
+use super::assemble::push_limit;
+use super::lines::{is_bom_at, line_end, next_game_on_line};
+use super::scan::{DIGIT, GLYPH_START, SPACE, STOP, class, find_close, word_len};
+use super::tags::parse_tag_line;
+use super::{Builder, Limits, Line, Out};
+
+/// Annotation symbols that are skipped like NAGs (SPEC.md).
+pub(super) const GLYPHS: [&str; 15] = [
+    "+-", "-+", "=", "+=", "=+", "±", "∓", "+/-", "-/+", "∞", "=/∞", "⩲", "⩱", "N", "D",
+];
+
+/// Tokenises the movetext of a line from `from`; returns where the line ends (just past its
+/// `\n`, or at the end of the bytes).
+pub(super) fn lex_movetext(
+    st: &mut Builder,
+    out: &mut Out<'_>,
+    limits: &Limits,
+    line: Line<'_>,
+    from: usize,
+) -> usize {
+    let bytes = line.bytes;
+    let base = line.base;
+    let mut i = from;
+    let push = |tokens: &mut Vec<Token>, limit_hit: bool, kind, start: usize, stop: usize| {
+        if !limit_hit {
+            tokens.push(Token {
+                kind,
+                span: Span::new(base + start, base + stop),
+                line: line.offset,
+            });
+        }
+    };
+    if let Some((comment_start, comment_line)) = st.open_comment {
+        // A comment opened on an earlier line.
+        let rest = bytes.get(i..).unwrap_or_default();
+        let close = match find_close(rest) {
+            Some((close, b'}')) => close,
+            Some((newline, _)) => return i + newline + 1,
+            None => return bytes.len(),
+        };
+        let stop = i + close + 1;
+        if !st.limit_hit {
+            out.tokens.push(Token {
+                kind: TokenKind::Comment,
+                span: Span {
+                    start: comment_start,
+                    end: Span::new(base, base + stop).end,
+                },
+                line: comment_line,
+            });
+        }
+        st.open_comment = None;
+        i = stop;
+    }
+    loop {
+        let Some(&c) = bytes.get(i) else {
+            return bytes.len();
+        };
+        let cls = class(c);
+        if cls & SPACE != 0 {
+            if c == b'\n' {
+                return i + 1;
+            }
+            i += 1;
+            continue;
+        }
+        if c == 0xef && is_bom_at(bytes, i) {
+            i += 3;
+            continue;
+        }
+        st.has_movetext = true;
+        if cls & STOP == 0 {
+            // A word: a move, a move number, a result or a glyph.
+            let rest = bytes.get(i..).unwrap_or_default();
+            let len = word_len(rest);
+            let word = Span::new(0, len).of(rest);
+            let kind = if cls & DIGIT != 0 {
+                let digits = word
+                    .iter()
+                    .position(|&b| class(b) & DIGIT == 0)
+                    .unwrap_or(len);
+                // A move number glued to its move (`1.e4`, `12...Nf6`) is split off.
+                if word.get(digits) == Some(&b'.') {
+                    let dots = word
+                        .get(digits..)
+                        .unwrap_or_default()
+                        .iter()
+                        .take_while(|&&b| b == b'.')
+                        .count();
+                    let stop = i + digits + dots;
+                    push(out.tokens, st.limit_hit, TokenKind::MoveNumber, i, stop);
+                    i = stop;
+                    continue;
+                }
+                match word {
+                    b"1-0" | b"0-1" | b"1/2-1/2" => TokenKind::Result,
+                    _ if digits == len => TokenKind::MoveNumber,
+                    _ => TokenKind::Word,
+                }
+            } else if cls & GLYPH_START != 0 {
+                classify_word(word)
+            } else if c == b'.' {
+                // Periods standing alone belong to a move number (`1 ... e5`, `2 . Nf3`);
+                // glued to the move (`...Nf6`) they are split off.
+                let dots = word.iter().take_while(|&&b| b == b'.').count();
+                push(out.tokens, st.limit_hit, TokenKind::MoveNumber, i, i + dots);
+                i += dots;
+                continue;
+            } else {
+                TokenKind::Word
+            };
+            push(out.tokens, st.limit_hit, kind, i, i + len);
+            i += len;
+            if kind == TokenKind::Result && st.depth == 0 {
+                st.finished = true;
+                if let Some(next) = next_game_after_marker(line, i) {
+                    return next;
+                }
+            }
+            continue;
+        }
+        match c {
+            b'{' => {
+                let rest = bytes.get(i + 1..).unwrap_or_default();
+                let close = match find_close(rest) {
+                    Some((close, b'}')) => close,
+                    found => {
+                        // The comment goes on on the next lines.
+                        st.open_comment = Some((Span::new(base, base + i).end, line.offset));
+                        return found.map_or(bytes.len(), |(newline, _)| i + 1 + newline + 1);
+                    }
+                };
+                let stop = i + 1 + close + 1;
+                push(out.tokens, st.limit_hit, TokenKind::Comment, i, stop);
+                i = stop;
+            }
+            b';' => {
+                let end = line_end(bytes, i);
+                let mut stop = end;
+                while stop > i
+                    && bytes
+                        .get(stop - 1)
+                        .is_some_and(|&b| b == b'\n' || b == b'\r')
+                {
+                    stop -= 1;
+                }
+                push(out.tokens, st.limit_hit, TokenKind::Comment, i, stop);
+                return end;
+            }
+            b'(' => {
+                st.depth += 1;
+                if st.depth > limits.max_depth {
+                    let detail = format!(
+                        "variations are nested deeper than {} levels",
+                        limits.max_depth
+                    );
+                    push_limit(&mut st.limit_hit, out.problems, line.offset, detail);
+                }
+                push(
+                    out.tokens,
+                    st.limit_hit,
+                    TokenKind::VariationStart,
+                    i,
+                    i + 1,
+                );
+                i += 1;
+            }
+            b')' => {
+                push(out.tokens, st.limit_hit, TokenKind::VariationEnd, i, i + 1);
+                if st.depth == 0 {
+                    let (count, first_line) = st.unmatched_close;
+                    let first_line = if count == 0 { line.offset } else { first_line };
+                    st.unmatched_close = (count.saturating_add(1), first_line);
+                }
+                st.depth = st.depth.saturating_sub(1);
+                i += 1;
+            }
+            b'$' => {
+                let digits = bytes
+                    .get(i + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let kind = if digits > 0 {
+                    TokenKind::Nag
+                } else {
+                    TokenKind::Word
+                };
+                push(out.tokens, st.limit_hit, kind, i, i + 1 + digits);
+                i += 1 + digits;
+            }
+            b'!' | b'?' => {
+                let mut j = i + 1;
+                if matches!(bytes.get(j), Some(b'!' | b'?')) {
+                    j += 1;
+                }
+                push(out.tokens, st.limit_hit, TokenKind::Nag, i, j);
+                i = j;
+            }
+            b'*' => {
+                push(out.tokens, st.limit_hit, TokenKind::Result, i, i + 1);
+                i += 1;
+                if st.depth == 0 {
+                    st.finished = true;
+                    if let Some(next) = next_game_after_marker(line, i) {
+                        return next;
+                    }
+                }
+            }
+            b'[' if bytes.get(i + 1) == Some(&b'/') => {
+                // `[/pgn]`, a forum wrapper's end: skipped as a bad tag line.
+                match parse_tag_line(out, line, i) {
+                    Ok(movetext_start) => i = movetext_start,
+                    Err(end) => return end,
+                }
+            }
+            _ => {
+                // `}` outside a comment, a `[` in movetext.
+                push(out.tokens, st.limit_hit, TokenKind::Word, i, i + 1);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Where the next game starts on the line of the termination marker that ended a game,
+/// just before `from` (`next_game_on_line`); never on a line cut at the size limit, whose
+/// rest is followed by `Skip`.
+pub(super) fn next_game_after_marker(line: Line<'_>, from: usize) -> Option<usize> {
+    if line.cut {
+        return None;
+    }
+    next_game_on_line(line.bytes, from)
+}
+
+/// A cheap first look that rules out nearly every move before the glyph list is searched:
+/// glyphs are at most 5 bytes, and the letter ones (`N`, `D`) are one byte.
+pub(super) fn could_be_glyph(word: &[u8]) -> bool {
+    match word {
+        [b'N' | b'D'] => true,
+        [first, ..] if word.len() <= 5 => matches!(first, b'+' | b'-' | b'=' | 0xc2 | 0xe2),
+        _ => false,
+    }
+}
+
+/// The kind of a word that starts like a glyph or `½-½` (not with a digit).
+pub(super) fn classify_word(word: &[u8]) -> TokenKind {
+    if word == "½-½".as_bytes() {
+        return TokenKind::Result;
+    }
+    if could_be_glyph(word) && GLYPHS.iter().any(|g| g.as_bytes() == word) {
+        return TokenKind::Glyph;
+    }
+    TokenKind::Word
+}

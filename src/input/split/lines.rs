@@ -1,0 +1,80 @@
+//! What a line is, from its first bytes: blank, an escape or `;` comment line, a tag line,
+//! and where the next game starts on the line of a termination marker.
+
+use super::scan::{find_byte, is_space};
+
+pub(in crate::input) fn is_bom_at(bytes: &[u8], i: usize) -> bool {
+    bytes.get(i..i + 3) == Some(&[0xef, 0xbb, 0xbf][..])
+}
+
+/// Index of the first byte of the line at the front of `line` that is not white space or
+/// a byte-order mark; `None` when the line (up to its `\n`) holds none.
+pub(in crate::input) fn first_significant(line: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(&byte) = line.get(i) {
+        if byte == b'\n' {
+            return None;
+        } else if is_space(byte) {
+            i += 1;
+        } else if byte == 0xef && is_bom_at(line, i) {
+            i += 3;
+        } else {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// `[Name "` at the start: a line that opens a tag pair.
+pub(in crate::input) fn looks_like_tag_line(line: &[u8]) -> bool {
+    let mut i = 1;
+    if line.first() != Some(&b'[') || !line.get(1).is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    while line
+        .get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    {
+        i += 1;
+    }
+    while line.get(i).is_some_and(|c| *c == b' ' || *c == b'\t') {
+        i += 1;
+    }
+    line.get(i) == Some(&b'"')
+}
+
+/// A blank line, an escape line or a `;` comment line: no part of a game when it stands
+/// before one.
+pub(in crate::input) fn is_between_games(line: &[u8]) -> bool {
+    let first = first_significant(line);
+    first.is_none_or(|i| line.get(i) == Some(&b';')) || line.first() == Some(&b'%')
+}
+
+/// Whether a line (its first significant byte at `first`) after a game's termination
+/// marker starts the next game: anything but a blank line, an escape line or a `;`
+/// comment line (which belongs to no game).
+pub(in crate::input) fn starts_game_after_marker(line: &[u8], first: Option<usize>) -> bool {
+    first.is_some_and(|i| line.get(i) != Some(&b';')) && line.first() != Some(&b'%')
+}
+
+/// Where the next game starts on the line of a termination marker that ended a game:
+/// the first significant byte after `from`, unless it is a `;` comment (kept in the game),
+/// `%` (not an escape line there: read as a word of the game) or `[/` (a forum wrapper's
+/// end, kept in the game as a bad tag line).
+pub(in crate::input) fn next_game_on_line(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let i = first_significant(rest)?;
+    let starts = match rest.get(i..) {
+        Some([b';' | b'%', ..] | [b'[', b'/', ..]) | None => false,
+        Some(_) => true,
+    };
+    starts.then_some(from + i)
+}
+
+/// Where the line that holds `bytes[from]` ends: just past its `\n`, or at the end.
+pub(in crate::input) fn line_end(bytes: &[u8], from: usize) -> usize {
+    match find_byte(b'\n', bytes.get(from..).unwrap_or_default()) {
+        Some(newline) => from + newline + 1,
+        None => bytes.len(),
+    }
+}

@@ -1,0 +1,309 @@
+//! Tag pairs: `[Name "value"]` read as spans into the line, and a tag pair that is not
+//! well formed read as well as it can be, with what was wrong with it.
+
+use crate::pgn::{InputProblem, InputProblemKind, RawTag, Span};
+
+use super::lines::{first_significant, line_end};
+use super::scan::{NAME_END, bytes_equal, class, is_space};
+use super::{Line, Out};
+
+/// Parses the tag pairs of a line from `start` (a `[`). Returns where movetext continues
+/// on the same line if anything follows the last `]`, else where the line ends.
+pub(super) fn parse_tag_line(
+    out: &mut Out<'_>,
+    line: Line<'_>,
+    start: usize,
+) -> Result<usize, usize> {
+    let bytes = line.bytes;
+    let mut i = start;
+    loop {
+        let (tag, next) = match parse_one_tag(bytes, i) {
+            Ok(TagPair {
+                tag,
+                next,
+                unescaped_quotes,
+            }) => {
+                if unescaped_quotes {
+                    out.problems.push(InputProblem {
+                        kind: InputProblemKind::UnescapedQuote,
+                        line: line.offset,
+                        detail: format!(
+                            "the value of tag {} holds unescaped quotes",
+                            String::from_utf8_lossy(tag.name.of(bytes))
+                        ),
+                    });
+                }
+                (Some(tag), next)
+            }
+            Err(NotWellFormed) => {
+                let BadTag { tag, next, defect } = repair_tag(bytes, i);
+                let shown = String::from_utf8_lossy(Span::new(i, next).of(bytes))
+                    .trim_end()
+                    .chars()
+                    .take(60)
+                    .collect::<String>();
+                let done = if tag.is_some() { "repaired" } else { "skipped" };
+                out.problems.push(InputProblem {
+                    kind: InputProblemKind::BadTag,
+                    line: line.offset,
+                    detail: format!("tag line `{shown}` {done}: {defect}"),
+                });
+                (tag, next)
+            }
+        };
+        if let Some(TagSpans { name, value }) = tag {
+            out.tags.push(RawTag {
+                name: name.shifted(line.base),
+                value: value.shifted(line.base),
+                line: line.offset,
+            });
+        }
+        let rest = bytes.get(next..).unwrap_or_default();
+        match first_significant(rest) {
+            None => return Err(line_end(bytes, next)),
+            Some(j) if rest.get(j) == Some(&b'[') => i = next + j,
+            Some(j) => return Ok(next + j),
+        }
+    }
+}
+
+/// A tag's name and raw (still escaped) value, as spans into the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct TagSpans {
+    name: Span,
+    value: Span,
+}
+
+/// A well-formed `[Name "value"]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct TagPair {
+    tag: TagSpans,
+    /// Where reading stopped: just past the `]`.
+    next: usize,
+    /// Quotes inside the value were not escaped (the value runs to the last quote before
+    /// `]`).
+    unescaped_quotes: bool,
+}
+
+/// A tag pair that is not `[Name "value"]`: `repair_tag` tells what is wrong with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct NotWellFormed;
+
+/// A tag pair that is not well formed, read as well as it can be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct BadTag {
+    /// The tag, when there is one (a pair with no name or no value is skipped).
+    tag: Option<TagSpans>,
+    /// Where reading stopped.
+    next: usize,
+    defect: TagDefect,
+}
+
+/// What is wrong with a tag pair (the end of the `input.bad-tag` message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(super) enum TagDefect {
+    #[error("no tag name")]
+    NoName,
+    #[error("no value")]
+    NoValue,
+    #[error("the value is not quoted")]
+    Unquoted,
+    #[error("a backslash escapes the closing quote")]
+    EscapedClosingQuote,
+    #[error("the value is malformed")]
+    Malformed,
+    #[error("the closing quote is missing")]
+    NoClosingQuote,
+    #[error("the closing bracket is missing")]
+    NoClosingBracket,
+    #[error("the closing quote and bracket are missing")]
+    NoClosingQuoteOrBracket,
+}
+
+/// A tag pair at `start` (a `[`) that is not `[Name "value"]`, read as well as it can be:
+/// the tag (name and raw value) when there is one, where reading stopped, and what was
+/// wrong. A missing closing quote or bracket is supplied and an unquoted value taken as
+/// it is; a pair with no name (`[/pgn]`) or no value (`[pgn]`) is skipped.
+pub(super) fn repair_tag(bytes: &[u8], start: usize) -> BadTag {
+    let at = |i: usize| bytes.get(i).copied();
+    // The line's text, without its line end and trailing white space.
+    let mut end = line_end(bytes, start);
+    while end > start && at(end - 1).is_some_and(is_space) {
+        end -= 1;
+    }
+    let in_line_space = |i: usize| i < end && at(i).is_some_and(is_space);
+    let mut i = start + 1;
+    while in_line_space(i) {
+        i += 1;
+    }
+    let name_start = i;
+    while i < end && at(i).is_some_and(|c| class(c) & NAME_END == 0 && c != b'[') {
+        i += 1;
+    }
+    let name = Span::new(name_start, i);
+    let good_name = at(name_start).is_some_and(|c| c.is_ascii_alphabetic())
+        && name
+            .of(bytes)
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    // Skipped up to its `]`, or to the end of the line.
+    let skip_from = |from: usize| {
+        let rest = Span::new(from, end).of(bytes);
+        memchr::memchr(b']', rest).map_or(end, |close| from + close + 1)
+    };
+    if !good_name {
+        return BadTag {
+            tag: None,
+            next: skip_from(start + 1),
+            defect: TagDefect::NoName,
+        };
+    }
+    while in_line_space(i) {
+        i += 1;
+    }
+    if i >= end || at(i) == Some(b']') {
+        return BadTag {
+            tag: None,
+            next: skip_from(i),
+            defect: TagDefect::NoValue,
+        };
+    }
+    if at(i) != Some(b'"') {
+        let close = memchr::memchr(b']', Span::new(i, end).of(bytes)).map(|c| i + c);
+        let mut value_end = close.unwrap_or(end);
+        while value_end > i && at(value_end - 1).is_some_and(is_space) {
+            value_end -= 1;
+        }
+        let next = close.map_or(end, |close| close + 1);
+        return BadTag {
+            tag: Some(TagSpans {
+                name,
+                value: Span::new(i, value_end),
+            }),
+            next,
+            defect: TagDefect::Unquoted,
+        };
+    }
+    let value_start = i + 1;
+    let last = end - 1;
+    if at(last) == Some(b']') && last > value_start {
+        let mut quote = last;
+        while quote > value_start && at(quote - 1).is_some_and(|c| c == b' ' || c == b'\t') {
+            quote -= 1;
+        }
+        if quote > value_start && at(quote - 1) == Some(b'"') {
+            let defect = if at(quote - 2) == Some(b'\\') && quote - 1 > value_start {
+                TagDefect::EscapedClosingQuote
+            } else {
+                TagDefect::Malformed
+            };
+            return BadTag {
+                tag: Some(TagSpans {
+                    name,
+                    value: Span::new(value_start, quote - 1),
+                }),
+                next: end,
+                defect,
+            };
+        }
+        return BadTag {
+            tag: Some(TagSpans {
+                name,
+                value: Span::new(value_start, last),
+            }),
+            next: end,
+            defect: TagDefect::NoClosingQuote,
+        };
+    }
+    if at(last) == Some(b'"') && last >= value_start {
+        return BadTag {
+            tag: Some(TagSpans {
+                name,
+                value: Span::new(value_start, last),
+            }),
+            next: end,
+            defect: TagDefect::NoClosingBracket,
+        };
+    }
+    BadTag {
+        tag: Some(TagSpans {
+            name,
+            value: Span::new(value_start, end),
+        }),
+        next: end,
+        defect: TagDefect::NoClosingQuoteOrBracket,
+    }
+}
+
+/// How many bytes at the start of `rest` a tag value runs over without a `\\`, `"` or
+/// line end.
+pub(super) fn skip_value_bytes(rest: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(chunk) = rest.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*chunk);
+        let hits = bytes_equal(x, b'"') | bytes_equal(x, b'\\') | bytes_equal(x, b'\n');
+        if hits != 0 {
+            return at + (hits.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    let tail = rest.get(at..).unwrap_or_default();
+    at + tail
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\\' | b'\n'))
+        .unwrap_or(tail.len())
+}
+
+/// One `[Name "value"]` at `start` (nothing past the line's `\n` is looked at).
+pub(super) fn parse_one_tag(bytes: &[u8], start: usize) -> Result<TagPair, NotWellFormed> {
+    let at = |i: usize| bytes.get(i).copied();
+    let in_line_space = |c: u8| c != b'\n' && is_space(c);
+    let mut i = start + 1;
+    while at(i).is_some_and(in_line_space) {
+        i += 1;
+    }
+    let name_start = i;
+    while at(i).is_some_and(|c| class(c) & NAME_END == 0) {
+        i += 1;
+    }
+    if name_start == i {
+        return Err(NotWellFormed);
+    }
+    let name = Span::new(name_start, i);
+    while at(i).is_some_and(in_line_space) {
+        i += 1;
+    }
+    if at(i) != Some(b'"') {
+        return Err(NotWellFormed);
+    }
+    i += 1;
+    let value_start = i;
+    let mut repaired = false;
+    while let Some(c) = at(i) {
+        match c {
+            b'\\' if at(i + 1) == Some(b'\n') => break,
+            b'\\' => i += 2,
+            b'"' => {
+                let mut j = i + 1;
+                while at(j).is_some_and(|c| c == b' ' || c == b'\t') {
+                    j += 1;
+                }
+                if at(j) == Some(b']') {
+                    return Ok(TagPair {
+                        tag: TagSpans {
+                            name,
+                            value: Span::new(value_start, i),
+                        },
+                        next: j + 1,
+                        unescaped_quotes: repaired,
+                    });
+                }
+                repaired = true;
+                i += 1;
+            }
+            b'\n' => break,
+            _ => i += 1 + skip_value_bytes(bytes.get(i + 1..).unwrap_or_default()),
+        }
+    }
+    Err(NotWellFormed)
+}

@@ -1,0 +1,369 @@
+//! The parallel run: workers that read in turns (`reading`), split and process on their
+//! own core, number the games in turns, and write in input order.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+use super::batch::InputError;
+use super::reading::Input;
+use super::{Message, Pipeline, ReadCounts};
+use crate::input::{Chunk, Limits, Source, keep_spares};
+use crate::pgn::RawGame;
+
+impl Pipeline {
+    /// Workers read chunks of whole games in turns and split and replay them on their own
+    /// core (so that a chunk's bytes, and its games' tokens, stay in one core's cache).
+    pub(super) fn run_parallel<T, P, D>(
+        &self,
+        sources: &[Source],
+        process: &P,
+        counter: Arc<AtomicU64>,
+        deliver: D,
+    ) -> anyhow::Result<ReadCounts>
+    where
+        T: Send,
+        P: Fn(&RawGame) -> T + Sync,
+        D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>> + Send,
+    {
+        // Plain threads that sleep when they wait (rayon's idle spin took CPU on 2 cores).
+        let workers = self.threads.max(1);
+        // Pieces read but not yet written; a worker takes a ticket before reading one, so
+        // memory stays bounded even when one piece is slow.
+        let max_in_flight = workers * 2 + 1;
+        let (ticket_tx, ticket_rx) = crossbeam_channel::bounded::<()>(max_in_flight);
+        // Games written go back to the worker that split them, whose splitters reuse their
+        // buffers: memory is allocated and freed on one thread.
+        let (spent_txs, spent_rxs): (Vec<_>, Vec<_>) = (0..workers)
+            .map(|_| crossbeam_channel::bounded::<Spent<T>>(max_in_flight))
+            .unzip();
+        let numbering = Numbering::default();
+        let input = Mutex::new(Input::new(sources, self.limits, counter));
+        let output = Mutex::new(InOrder {
+            next: 0,
+            waiting: BTreeMap::new(),
+            deliver,
+            spent: spent_txs,
+            tickets: Some(ticket_rx),
+            failure: None,
+        });
+
+        std::thread::scope(|scope| {
+            for (i, spent) in spent_rxs.into_iter().enumerate() {
+                let links = WorkerLinks {
+                    tickets: ticket_tx.clone(),
+                    spent,
+                };
+                let shared = Shared {
+                    numbering: &numbering,
+                    input: &input,
+                    output: &output,
+                };
+                std::thread::Builder::new()
+                    .name(format!("pgnkit-worker-{i}"))
+                    .spawn_scoped(scope, move || work(i, self, process, shared, links))?;
+            }
+            drop(ticket_tx);
+            anyhow::Ok(())
+        })?;
+        let input = input.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let output = output.into_inner().unwrap_or_else(PoisonError::into_inner);
+        if let Some(err) = output.failure.or(input.failure) {
+            return Err(err);
+        }
+        Ok(ReadCounts {
+            sources: input.sources_reached,
+            games: numbering.total(),
+        })
+    }
+}
+
+/// The results waiting to be written in input order. Whichever worker finishes the next
+/// piece writes it, and the pieces after it that are waiting: no writer thread competes
+/// with the workers for the cores.
+struct InOrder<T, D> {
+    /// The number of the next piece to write.
+    next: u64,
+    waiting: BTreeMap<u64, (usize, Message, Option<Vec<T>>)>,
+    deliver: D,
+    /// Where the games and results written go back to, by worker.
+    spent: Vec<crossbeam_channel::Sender<Spent<T>>>,
+    /// A ticket is given back for every piece written; dropped when the writing fails,
+    /// so that workers waiting for a ticket stop.
+    tickets: Option<crossbeam_channel::Receiver<()>>,
+    /// What stopped the writing (a closed pipe, a full disk).
+    failure: Option<anyhow::Error>,
+}
+
+impl<T, D> InOrder<T, D>
+where
+    D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>>,
+{
+    /// Adds a finished piece and writes every piece that is now next. False once the
+    /// writing failed.
+    fn add(&mut self, seq: u64, worker: usize, message: Message, results: Option<Vec<T>>) -> bool {
+        if self.failure.is_some() {
+            return false;
+        }
+        self.waiting.insert(seq, (worker, message, results));
+        while let Some((worker, message, results)) = self.waiting.remove(&self.next) {
+            match (self.deliver)(message, results) {
+                Ok(spent) => {
+                    if let (Some(spent), Some(to)) = (spent, self.spent.get(worker)) {
+                        // A full channel only means the worker has enough spares.
+                        let _ = to.try_send(spent);
+                    }
+                }
+                Err(err) => {
+                    self.failure = Some(err);
+                    self.tickets = None;
+                    return false;
+                }
+            }
+            self.next += 1;
+            if let Some(tickets) = &self.tickets {
+                let _ = tickets.try_recv();
+            }
+        }
+        true
+    }
+}
+
+/// Games and their results after writing, back to the worker that made them: they are
+/// freed or reused on the thread that allocated them.
+pub(super) type Spent<T> = (Vec<RawGame>, Vec<T>);
+
+/// A worker's channels.
+struct WorkerLinks<T> {
+    tickets: crossbeam_channel::Sender<()>,
+    spent: crossbeam_channel::Receiver<Spent<T>>,
+}
+
+/// What the workers share, each behind its own lock.
+struct Shared<'s, 'a, T, D> {
+    numbering: &'s Numbering,
+    input: &'s Mutex<Input<'a>>,
+    output: &'s Mutex<InOrder<T, D>>,
+}
+
+/// One worker: reads the next piece of the input in its turn, splits it into games,
+/// numbers them in its turn and processes them.
+fn work<T, P, D>(
+    worker: usize,
+    pipeline: &Pipeline,
+    process: &P,
+    shared: Shared<'_, '_, T, D>,
+    links: WorkerLinks<T>,
+) where
+    P: Fn(&RawGame) -> T,
+    D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>>,
+{
+    let Shared {
+        numbering,
+        input,
+        output,
+    } = shared;
+    // False once the writing failed: the workers waiting for their turn to number stop.
+    let write = |seq, message, results| {
+        let written = output
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .add(seq, worker, message, results);
+        if !written {
+            numbering.close();
+        }
+        written
+    };
+    // Whatever ends this thread early also wakes the others waiting for their turn.
+    let mut guard = CloseOnDrop(Some(numbering));
+    let mut spares = Vec::new();
+    let mut containers: Vec<Spent<T>> = Vec::new();
+    let mut buffer = Vec::new();
+    let mut own_name = OwnName::default();
+    loop {
+        if links.tickets.send(()).is_err() {
+            break; // the writer stopped
+        }
+        let next = input
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .next(std::mem::take(&mut buffer));
+        let Some((seq, piece)) = next else {
+            break;
+        };
+        while let Ok((mut games, mut results)) = links.spent.try_recv() {
+            keep_spares(&mut spares, &mut games);
+            results.clear();
+            containers.push((games, results));
+        }
+        let (mut games, mut results) = containers.pop().unwrap_or_default();
+        let starts_file = match piece {
+            Work::Chunk { file, chunk } => {
+                let file = own_name.of(file);
+                split_chunk(&chunk, file, pipeline.limits, &mut spares, &mut games);
+                let starts_file = chunk.starts_file;
+                buffer = chunk.into_buffer();
+                starts_file
+            }
+            Work::Games {
+                games: split,
+                starts_file,
+            } => {
+                games = split;
+                starts_file
+            }
+            Work::InputError(text) => {
+                if !numbering.number(seq, false, &mut [])
+                    || !write(seq, Message::InputError(text), None)
+                {
+                    break;
+                }
+                continue;
+            }
+        };
+        if !numbering.number(seq, starts_file, &mut games) {
+            break;
+        }
+        games.retain(|game| pipeline.picks(game.global_index));
+        results.extend(games.iter().map(process));
+        if !write(seq, Message::Games(games), Some(results)) {
+            break;
+        }
+    }
+    guard.0 = None;
+}
+
+/// The file name as a worker's own `Arc`. Every game holds the name, and so does every
+/// game's report: with one `Arc` for all workers, its reference count would move between
+/// the cores' caches at every game.
+#[derive(Default)]
+struct OwnName {
+    /// The name as the reading turn gave it, and this worker's copy.
+    last: Option<(Arc<str>, Arc<str>)>,
+}
+
+impl OwnName {
+    fn of(&mut self, shared: Arc<str>) -> Arc<str> {
+        match &self.last {
+            Some((seen, own)) if Arc::ptr_eq(seen, &shared) => own.clone(),
+            _ => {
+                let own: Arc<str> = Arc::from(&*shared);
+                self.last = Some((shared, own.clone()));
+                own
+            }
+        }
+    }
+}
+
+/// A piece of work, as a worker's reading turn gives it.
+pub(super) enum Work {
+    /// Whole games of a file, for a worker to split.
+    Chunk { file: Arc<str>, chunk: Chunk },
+    /// Games split in the reading turn itself (a file where no safe cut was found); the
+    /// first games of their file when `starts_file`.
+    Games {
+        games: Vec<RawGame>,
+        starts_file: bool,
+    },
+    /// An input that could not be opened or read to its end.
+    InputError(InputError),
+}
+
+/// Splits a chunk into `games`, reusing the buffers of `spares`.
+fn split_chunk(
+    chunk: &Chunk,
+    file: Arc<str>,
+    limits: Limits,
+    spares: &mut Vec<RawGame>,
+    games: &mut Vec<RawGame>,
+) {
+    let mut splitter = chunk
+        .splitter(file, limits)
+        .with_spares(std::mem::take(spares));
+    // Reading a slice cannot fail.
+    while let Ok(Some(game)) = splitter.next_game() {
+        games.push(game);
+    }
+    *spares = splitter.into_spares();
+}
+
+/// Numbers the games in reading order although the workers split them in parallel: each
+/// piece of work waits for the ones before it to be counted.
+#[derive(Default)]
+struct Numbering {
+    state: Mutex<Numbered>,
+    turn: Condvar,
+}
+
+#[derive(Default)]
+struct Numbered {
+    /// The piece of work whose turn it is.
+    next_seq: u64,
+    /// Games numbered so far, and those of the current file.
+    total: u64,
+    in_file: u64,
+    /// A thread stopped early: nobody waits for a turn any more.
+    closed: bool,
+    /// Threads waiting for their turn.
+    waiting: usize,
+}
+
+impl Numbering {
+    /// Gives the games of piece `seq` their index in the file and in the whole input, once
+    /// the pieces before it are numbered. False when the run was stopped.
+    fn number(&self, seq: u64, starts_file: bool, games: &mut [RawGame]) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        while state.next_seq != seq && !state.closed {
+            state.waiting += 1;
+            state = self
+                .turn
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+            state.waiting -= 1;
+        }
+        if state.closed {
+            return false;
+        }
+        if starts_file {
+            state.in_file = 0;
+        }
+        for game in games {
+            state.in_file += 1;
+            game.index = state.in_file;
+            game.global_index = state.total;
+            state.total += 1;
+        }
+        state.next_seq += 1;
+        // Waking costs a system call even when nobody waits, which is most of the time.
+        if state.waiting > 0 {
+            self.turn.notify_all();
+        }
+        true
+    }
+
+    fn close(&self) {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .closed = true;
+        self.turn.notify_all();
+    }
+
+    fn total(&self) -> u64 {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .total
+    }
+}
+
+/// Closes the numbering when a worker ends early (a closed channel, a panic).
+struct CloseOnDrop<'a>(Option<&'a Numbering>);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        if let Some(numbering) = self.0 {
+            numbering.close();
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! Reading one move token in a position: the legal path (plain SAN), the non-standard
+//! forms of `notation`, the tokens a move takes in after it (`e8 (Q)`, `exd6 e.p.`), and
+//! on failure the diagnosis of why it names no legal move.
+
+use shakmaty::san::{San, SanError, Suffix};
+use shakmaty::{Chess, Move, Role};
+
+use super::history::History;
+use super::{ReplayOptions, notation, piece_move};
+use crate::pgn::{RawGame, Token, TokenKind};
+use crate::rules::diagnose::{self, Scene};
+use crate::rules::findings::Code;
+
+/// The legal path: a plain standard SAN (no origin rank, no promotion) that names one
+/// legal move, with nothing after it that belongs to it (`(Q)`, `e.p.`). Everything else
+/// goes through `read_move`.
+#[inline(always)]
+pub(super) fn plain_move(
+    pos: &Chess,
+    in_check: bool,
+    raw: &RawGame,
+    index: usize,
+    options: &ReplayOptions,
+) -> Option<(Move, Option<Suffix>)> {
+    if options.piece_letters.is_some() {
+        return None;
+    }
+    let tokens = &raw.tokens;
+    let text = raw.token_text(tokens.get(index)?);
+    if let Some(next) = tokens.get(index + 1)
+        && (next.kind == TokenKind::VariationStart
+            || (text.get(1) == Some(&b'x') && is_en_passant_mark(raw, next)))
+    {
+        return None;
+    }
+    // What the quick reader does not read is not plain standard SAN (`xd5`, `Pe4`).
+    let san_plus = piece_move::quick_san(text)?;
+    let m = match piece_move::resolve(pos, in_check, &san_plus.san) {
+        Some(m) => m,
+        None => san_plus.san.to_move(pos).ok()?,
+    };
+    // `Nde2` where `Ne2` names one legal move: over-disambiguated, not standard SAN.
+    if let San::Normal {
+        role,
+        file: Some(_),
+        capture,
+        to,
+        ..
+    } = san_plus.san
+        && role != Role::Pawn
+    {
+        let bare = San::Normal {
+            role,
+            file: None,
+            rank: None,
+            capture,
+            to,
+            promotion: None,
+        };
+        let unambiguous = if in_check {
+            bare.to_move(pos).is_ok()
+        } else {
+            // Not in check, the shortcut declines only an ambiguous SAN here.
+            piece_move::resolve(pos, in_check, &bare).is_some()
+        };
+        if unambiguous {
+            return None;
+        }
+    }
+    Some((m, san_plus.suffix))
+}
+
+/// What reading one move token in a position gave.
+pub(crate) enum Read {
+    Move {
+        m: Move,
+        suffix: Option<Suffix>,
+        /// Why the token is not standard SAN, when it is not.
+        why: Option<String>,
+    },
+    Fail {
+        code: Code,
+        message: String,
+    },
+}
+
+/// Reads the move token at `index` in `pos`: standard SAN, the non-standard forms of
+/// `notation`, and on failure the diagnosis (`history` is asked for only then). Also returns how many following tokens the
+/// move took in (`e8 (Q)`, `exd6 e.p.`).
+pub(crate) fn read_move(
+    pos: &Chess,
+    history: impl FnOnce() -> History,
+    raw: &RawGame,
+    index: usize,
+    options: &ReplayOptions,
+) -> (Read, usize) {
+    let tokens = &raw.tokens;
+    let text = tokens
+        .get(index)
+        .map(|t| raw.token_text(t))
+        .unwrap_or_default();
+    let mut owned: Option<Vec<u8>> = None;
+    let mut extra = 0;
+    let mut split_why: Option<&str> = None;
+    if let Some(piece) = parenthesised_promotion(raw, index) {
+        let mut joined = text.to_vec();
+        joined.push(b'=');
+        joined.push(piece);
+        owned = Some(joined);
+        extra = 3;
+        split_why = Some("a promotion piece written in parentheses");
+    } else if text.get(1) == Some(&b'x')
+        && let Some(next) = tokens.get(index + 1)
+        && is_en_passant_mark(raw, next)
+    {
+        // `exd6 e.p.`: only a pawn capture (file letter, then `x`) can carry the mark.
+        extra = 1;
+        split_why = Some("en passant marked with `e.p.`");
+    }
+    let text = owned.as_deref().unwrap_or(text);
+    let Some(reading) = notation::read(pos, text, options.piece_letters) else {
+        let message = notation::why_not_a_move(text);
+        return (
+            Read::Fail {
+                code: Code::MoveSyntax,
+                message,
+            },
+            extra,
+        );
+    };
+    let why = match (split_why, reading.why) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (Some(a), None) => Some(a.to_string()),
+        (None, b) => b,
+    };
+    let san = reading.san_plus.san;
+    let suffix = reading.san_plus.suffix;
+    let read = match san.to_move(pos) {
+        Ok(m) => {
+            // A token read as it stands may still not be the standard SAN (`Nde2` where
+            // `Ne2` is unambiguous, `xd5`, `Pe4`): the move is played, the spelling noted.
+            let why = why.or_else(|| {
+                let body = match text {
+                    [body @ .., b'+' | b'#'] => body,
+                    _ => text,
+                };
+                notation::departure(san, body, San::from_move(pos, m))
+            });
+            Read::Move { m, suffix, why }
+        }
+        Err(SanError::AmbiguousSan) => Read::Fail {
+            code: Code::MoveAmbiguous,
+            message: diagnose::ambiguous(pos, san),
+        },
+        Err(SanError::IllegalSan) if let Some(mended) = notation::mended_capture(san) => {
+            // The slow path only: the token names no legal move as written.
+            match mended.to_move(pos) {
+                Ok(m) => {
+                    let departure = notation::departure(san, b"", San::from_move(pos, m));
+                    let why = match (why, departure) {
+                        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+                        (a, b) => a.or(b),
+                    };
+                    Read::Move { m, suffix, why }
+                }
+                Err(SanError::AmbiguousSan) => Read::Fail {
+                    code: Code::MoveAmbiguous,
+                    message: format!(
+                        "read with its capture mark mended, {}",
+                        diagnose::ambiguous(pos, mended)
+                    ),
+                },
+                Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
+            }
+        }
+        Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
+    };
+    (read, extra)
+}
+
+/// Why `san` names no legal move in `pos` (`history` is asked for only now).
+fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san: San) -> Read {
+    let history = history();
+    let scene = Scene {
+        pos,
+        history: &history,
+        bytes: &raw.bytes,
+    };
+    let (code, message) = diagnose::illegal(&scene, san);
+    Read::Fail { code, message }
+}
+
+/// `e.p.` (or `ep`) written as its own token after a pawn capture.
+fn is_en_passant_mark(raw: &RawGame, token: &Token) -> bool {
+    token.kind == TokenKind::Word && matches!(raw.token_text(token), b"e.p." | b"ep" | b"e.p")
+}
+
+/// `e8 (Q)`: a pawn move to the last rank followed by a one-letter "variation" naming
+/// the promotion piece. Returns the piece letter, upper-cased.
+fn parenthesised_promotion(raw: &RawGame, index: usize) -> Option<u8> {
+    let tokens = &raw.tokens;
+    if tokens.get(index + 1)?.kind != TokenKind::VariationStart {
+        return None;
+    }
+    let (piece, close) = (tokens.get(index + 2)?, tokens.get(index + 3)?);
+    if !matches!(piece.kind, TokenKind::Word | TokenKind::Glyph)
+        || close.kind != TokenKind::VariationEnd
+    {
+        return None;
+    }
+    let [letter] = raw.token_text(piece) else {
+        return None;
+    };
+    let letter = letter.to_ascii_uppercase();
+    if !matches!(letter, b'Q' | b'R' | b'B' | b'N') {
+        return None;
+    }
+    let text = tokens.get(index).map(|t| raw.token_text(t))?;
+    match San::from_ascii(text).ok()? {
+        San::Normal {
+            role: shakmaty::Role::Pawn,
+            to,
+            promotion: None,
+            ..
+        } if matches!(to.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth) => Some(letter),
+        _ => None,
+    }
+}
