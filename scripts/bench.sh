@@ -226,6 +226,17 @@ fi
 if pgnkit_runs fen --every-ply; then
   measure pgnkit-fen-every-ply "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" fen -q --every-ply "$input"
 fi
+# Game filters (issue 17): the same selections as pgn-extract -t, -D and -x below.
+tag_criteria=$bench_dir/criteria.txt
+printf 'WhiteElo >= "2500"\n' > "$tag_criteria"
+ruy_lopez=$bench_dir/ruy-lopez.txt
+printf '1. e4 e5 2. Nf3 Nc6 3. Bb5\n' > "$ruy_lopez"
+ruy_lopez_fen='r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3'
+if pgnkit_runs select --where 'WhiteElo >= 2500'; then
+  measure pgnkit-select-where "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" select -q --where 'WhiteElo >= 2500' "$input"
+  measure pgnkit-select-dedupe "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" select -q --dedupe "$input"
+  measure pgnkit-select-reaches "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" select -q --reaches "$ruy_lopez_fen" "$input"
+fi
 if [ $peers = 1 ]; then
   if [ -x "$reader_bin/stats" ]; then
     measure pgn-reader-stats "$bytes" "$games" "$reader_bin/stats" "$input"
@@ -236,6 +247,9 @@ if [ $peers = 1 ]; then
     measure pgn-extract-r "$bytes" "$games" "$pgn_extract" -s -r "$input"
     measure pgn-extract-repetition "$bytes" "$games" "$pgn_extract" -s --repetition -o /dev/null "$input"
     measure pgn-extract-wepd "$bytes" "$games" "$pgn_extract" -s -Wepd -o /dev/null "$input"
+    measure pgn-extract-t "$bytes" "$games" "$pgn_extract" -s -t "$tag_criteria" -o /dev/null "$input"
+    measure pgn-extract-D "$bytes" "$games" "$pgn_extract" -s -D -o /dev/null "$input"
+    measure pgn-extract-x "$bytes" "$games" "$pgn_extract" -s -x "$ruy_lopez" -o /dev/null "$input"
   fi
   if python3 -c 'import chess' 2> /dev/null; then
     measure python-chess-replay "$cut_bytes" "$cut_games" python3 "$py_replay" "$cut"
@@ -282,6 +296,9 @@ target "stats vs bare-replay" pgnkit-stats bare-replay 0.7
 target "stats vs pgn-extract --repetition" pgnkit-stats pgn-extract-repetition 9
 target "stats vs python-chess stats" pgnkit-stats python-chess-stats 1000
 target "fen --every-ply vs pgn-extract -Wepd" pgnkit-fen-every-ply pgn-extract-wepd 5
+target "select --where vs pgn-extract -t" pgnkit-select-where pgn-extract-t 10
+target "select --dedupe vs pgn-extract -D" pgnkit-select-dedupe pgn-extract-D 10
+target "select --reaches vs pgn-extract -x" pgnkit-select-reaches pgn-extract-x 5
 target "validate --threads 2 vs --threads 1" pgnkit-validate-j2 pgnkit-validate-j1 1.8
 target ".pgn.zst vs plain" pgnkit-validate-zst pgnkit-validate 0.75
 cpu_a=$(field bare-replay 6); cpu_b=$(field pgnkit-validate 6)

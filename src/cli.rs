@@ -48,6 +48,7 @@ pub enum Command {
     Convert(cmd::convert::Args),
     Perft(cmd::perft::Args),
     Report(cmd::report::Args),
+    Select(cmd::select::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -145,6 +146,10 @@ pub struct InputArgs {
     /// (to the end), `..50`. Combined with --shard, a game must satisfy both.
     #[arg(long, value_name = "A..B", value_parser = parse_games, help_heading = "Input")]
     pub games: Option<GameRange>,
+
+    /// `--where`, `--reaches`, `--material`, `--dedupe` (judged after --games/--shard).
+    #[command(flatten)]
+    pub filters: crate::filter::FilterArgs,
 }
 
 impl InputArgs {

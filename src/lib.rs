@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod cmd;
 pub mod exit;
+pub mod filter;
 pub mod input;
 pub mod interrupt;
 #[cfg(test)]
@@ -35,6 +36,7 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Convert(args) => cmd::convert::run(args, global),
         Command::Perft(args) => cmd::perft::run(args, global),
         Command::Report(args) => cmd::report::run(args, global),
+        Command::Select(args) => cmd::select::run(args, global),
         Command::Completions(args) => cmd::completions::run(args, global),
         Command::Man(args) => cmd::man::run(args, global),
     };

@@ -2,7 +2,7 @@
 //! first and 80-column movetext; comments, NAGs and variations kept.
 
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::run::{Ending, GameRun, Played, StderrErrors};
+use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
@@ -10,7 +10,7 @@ use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
 use crate::rules::replay::movetext::{Step, walk};
 use crate::rules::result::GameResult;
-use crate::rules::{GameReport, ReplayOptions, Status, replay};
+use crate::rules::{GameReport, ReplayOptions, Status};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
 ///
@@ -63,19 +63,14 @@ Examples:
   pgnkit convert messy.pgn -o clean.pgn                 standard PGN, 80 columns
   pgnkit convert event.pgn --skip-invalid -o valid.pgn  only games without errors
   pgnkit convert --no-comments --no-variations --moves uci games.pgn
-  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games";
+  pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
+  pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once";
 
 /// What the writer needs of each game.
 struct Converted {
     report: GameReport,
     /// Tags and movetext, or `None` when the game is not written.
     game: Option<(Vec<(String, String)>, Movetext)>,
-}
-
-impl Played for Converted {
-    fn report(&self) -> &GameReport {
-        &self.report
-    }
 }
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -86,9 +81,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     )?;
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut errors = StderrErrors::new()?;
-    let options = &run.options;
     let totals = run.run(
-        |raw| convert_game(raw, options, &args),
+        |raw| {
+            run.replay(raw, &mut ())
+                .map(|report| convert_game(raw, report, &run.options, &args))
+        },
         |_raw, converted| {
             errors.report(&converted.report)?;
             if let Some((tags, movetext)) = &converted.game {
@@ -108,8 +105,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
-fn convert_game(raw: &RawGame, options: &ReplayOptions, args: &Args) -> Converted {
-    let report = replay(raw, options, &mut ());
+fn convert_game(
+    raw: &RawGame,
+    report: GameReport,
+    options: &ReplayOptions,
+    args: &Args,
+) -> Converted {
     let writable = match report.status {
         Status::Ok => true,
         Status::Illegal => !args.skip_invalid,

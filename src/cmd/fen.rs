@@ -10,8 +10,8 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
 use crate::pgn::RawGame;
+use crate::rules::PlyVisitor;
 use crate::rules::fen::style::FenStyle;
-use crate::rules::{PlyVisitor, replay};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
 ///
@@ -63,7 +63,8 @@ Examples:
   pgnkit fen games.pgn --game 3 --every-ply      every position of game 3
   pgnkit fen --every-ply --format csv games.pgn  with game, line, ply and move
   pgnkit fen --format jsonl games.pgn            one JSON object per position
-  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess";
+  pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess
+  pgnkit fen games.pgn --material KRPPvKR        games that reach this ending";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {
@@ -232,15 +233,15 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         )?),
     };
     let mut errors = StderrErrors::new()?;
-    let options = &run.options;
     let totals = run.run(
         |raw| {
             let mut collector = FenCollector::new(style, want, lines_only);
-            let report = replay(raw, options, &mut collector);
-            if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
-                collector.push_row(ply, san, pos);
-            }
-            (report, collector)
+            run.replay(raw, &mut collector).map(|report| {
+                if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
+                    collector.push_row(ply, san, pos);
+                }
+                (report, collector)
+            })
         },
         |raw, (report, rows)| {
             errors.report(report)?;

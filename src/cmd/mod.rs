@@ -10,5 +10,6 @@ pub mod pgn;
 pub mod positions;
 pub mod report;
 pub mod run;
+pub mod select;
 pub mod stats;
 pub mod validate;

@@ -8,7 +8,6 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::RunFigures;
-use crate::rules::replay;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
@@ -40,7 +39,8 @@ const EXAMPLES: &str = "\
 Examples:
   pgnkit report games.pgn -o report.html
   pgnkit report archive/ --limit 20 --title 'Club championship 2024' -o club.html
-  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html";
+  zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
+  pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let outputs = [("-o", args.output.output.as_deref())];
@@ -53,9 +53,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
     let mut builder = ReportBuilder::new(args.limit);
     let mut figures = RunFigures::default();
-    let options = &run.options;
     let totals = run.run(
-        |raw| replay(raw, options, &mut ()),
+        |raw| run.replay(raw, &mut ()),
         |_raw, report| {
             figures.add_game(report);
             builder.add(report);

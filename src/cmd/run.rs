@@ -1,6 +1,7 @@
 //! One run over games, as every game-reading command makes it: built once from the
 //! parsed flags, it lists the sources, makes the pipeline, runs the games through the
-//! command's work and sink (and the game filter), and ends the run: the "no game"
+//! command's work and sink through the game filters (src/filter/: `--where`, `--reaches`,
+//! `--material`, `--dedupe`), and ends the run: the "no game"
 //! warning, the summary line and the exit status. A command writes only what is its own:
 //! what it computes per game and where it writes it.
 
@@ -9,47 +10,14 @@ use std::time::Instant;
 
 use crate::cli::{Context, GlobalArgs, InputArgs};
 use crate::exit::ExitStatus;
+use crate::filter::dedupe::{Origin, Seen};
+use crate::filter::{GameFilter, Judged};
 use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
-use crate::rules::{GameReport, ReplayOptions, Severity};
-
-/// What a command computes per game (on the worker threads), as long as it holds the
-/// game's replay: the game filter judges every game on it.
-pub trait Played: Send {
-    fn report(&self) -> &GameReport;
-}
-
-impl Played for GameReport {
-    fn report(&self) -> &GameReport {
-        self
-    }
-}
-
-impl<T: Send> Played for (GameReport, T) {
-    fn report(&self) -> &GameReport {
-        &self.0
-    }
-}
-
-/// Whether a game picked by `--shard`/`--games` is kept, judged on its replay: the place
-/// of SPEC.md's "Game filters" (`--where`, `--reaches`, ...). Called on the worker threads
-/// for every game of every game-reading command; a game not kept reaches no output and
-/// no figure.
-pub trait GameFilter: Sync {
-    fn keep(&self, raw: &RawGame, report: &GameReport) -> bool;
-}
-
-/// No filter: every game is kept.
-pub struct KeepAll;
-
-impl GameFilter for KeepAll {
-    fn keep(&self, _raw: &RawGame, _report: &GameReport) -> bool {
-        true
-    }
-}
+use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Severity};
 
 /// How a run ends, as the command sees it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -59,6 +27,14 @@ pub struct Ending {
     pub figures: Option<RunFigures>,
     /// Error findings that make the exit code 1 (0 where broken games are data).
     pub failing_errors: u64,
+}
+
+/// The figures of a run with the games the filters kept and `--dedupe` dropped.
+#[derive(Debug, Clone, Copy)]
+pub struct Kept {
+    pub totals: Totals,
+    pub kept: u64,
+    pub dropped: u64,
 }
 
 /// A run over the games the INPUT arguments name.
@@ -71,7 +47,9 @@ pub struct GameRun {
     /// Folders that could not be listed (they make the exit code 2).
     listing_errors: u64,
     pipeline: Pipeline,
-    filter: Box<dyn GameFilter>,
+    /// The game filters of the INPUT flags: the run's hook on every game. A command may
+    /// set `invert` (select) before running.
+    pub filter: GameFilter,
     started: Instant,
 }
 
@@ -101,6 +79,7 @@ impl GameRun {
             decoder: input.encoding,
             ..ReplayOptions::default()
         };
+        let filter = GameFilter::new(&input.filters)?;
         let (sources, listing_errors) = sources(&ctx, input, outputs)?;
         let pipeline = Pipeline {
             threads: ctx.threads,
@@ -116,36 +95,83 @@ impl GameRun {
             sources,
             listing_errors,
             pipeline,
-            filter: Box::new(KeepAll),
+            filter,
             started,
         })
     }
 
-    /// Runs every game through `process` (worker threads) and, if the filter keeps it,
-    /// `sink` (in input order), as [`Pipeline::run`]; warns when it read or picked no game.
-    /// The totals count the games `--shard`/`--games` picked, kept by the filter or not.
-    pub fn run<T, P, S>(&self, process: P, mut sink: S) -> anyhow::Result<Totals>
+    /// Replays a game as the run's options say, with `visitor` seeing its positions,
+    /// and judges it by the game filters: a tag-only `--where` decides before the replay
+    /// (a game it rejects is not replayed), the others on the replay. The report comes
+    /// back when the filters select the game.
+    pub fn replay<V: PlyVisitor>(&self, raw: &RawGame, visitor: &mut V) -> Judged<GameReport> {
+        self.filter.replay(raw, &self.options, visitor)
+    }
+
+    /// Runs every game through `process` (worker threads; it judges the game, usually
+    /// through [`GameRun::replay`]) and `sink` (in input order) the games the filters
+    /// select and `--dedupe` keeps, as [`Pipeline::run`]; warns when it read, picked or
+    /// kept no game. The totals count the games `--shard`/`--games` picked, kept by the
+    /// filters or not.
+    pub fn run<T, P, S>(&self, process: P, sink: S) -> anyhow::Result<Totals>
     where
-        T: Played,
-        P: Fn(&RawGame) -> T + Sync,
+        T: Send,
+        P: Fn(&RawGame) -> Judged<T> + Sync,
         S: FnMut(&RawGame, &T) -> anyhow::Result<()> + Send,
     {
-        let filter = &*self.filter;
-        let totals = self.pipeline.run(
-            &self.sources,
-            |raw| {
-                let done = process(raw);
-                (filter.keep(raw, done.report()), done)
-            },
-            |raw, (keep, done)| {
-                if *keep {
-                    sink(raw, done)?;
-                }
-                Ok(())
-            },
-        )?;
+        let totals = self.run_with_duplicates(false, process, sink, |_, _| Ok(()))?;
+        if self.filter.is_active() && totals.totals.games > 0 && totals.kept == 0 {
+            crate::say!(
+                "pgnkit: warning: the game filters kept none of the {} games picked",
+                totals.totals.games
+            );
+        }
+        Ok(totals.totals)
+    }
+
+    /// As [`GameRun::run`], and `duplicate` sees each selected game `--dedupe` drops,
+    /// with the first game of its kind when `with_origins`. Whether a game is the first
+    /// of its kind is decided here, in input order, so the first occurrence wins
+    /// whatever `--threads`.
+    pub fn run_with_duplicates<T, P, S, D>(
+        &self,
+        with_origins: bool,
+        process: P,
+        mut sink: S,
+        mut duplicate: D,
+    ) -> anyhow::Result<Kept>
+    where
+        T: Send,
+        P: Fn(&RawGame) -> Judged<T> + Sync,
+        S: FnMut(&RawGame, &T) -> anyhow::Result<()> + Send,
+        D: FnMut(&RawGame, Option<&Origin>) -> anyhow::Result<()> + Send,
+    {
+        let mut seen = self.filter.dedupe.map(|_| Seen::new(with_origins));
+        let (mut kept, mut dropped) = (0u64, 0u64);
+        let totals = self.pipeline.run(&self.sources, process, |raw, judged| {
+            let Some(value) = &judged.value else {
+                return Ok(());
+            };
+            if let (Some(seen), Some(key)) = (&mut seen, judged.verdict.key)
+                && let Err(first) = seen.first(key, raw)
+            {
+                dropped += 1;
+                return duplicate(raw, first);
+            }
+            kept += 1;
+            sink(raw, value)
+        })?;
         warn_if_no_game(&self.input, &totals);
-        Ok(totals)
+        Ok(Kept {
+            totals,
+            kept,
+            dropped,
+        })
+    }
+
+    /// The time since the run was made.
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.started.elapsed()
     }
 
     /// Ends the run: the summary line (unless --quiet) and the exit status: 1 when error

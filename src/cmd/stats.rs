@@ -11,7 +11,6 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::records::{RecordFormat, RecordWriter, encode};
 use crate::output::summary::{RunFigures, summary_table};
-use crate::rules::replay;
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -75,7 +74,8 @@ Examples:
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
   pgnkit stats --merge part*.sum.csv -o total.sum.csv
-  pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end";
+  pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end
+  pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum StatsFormat {
@@ -107,13 +107,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut rows = RecordWriter::new::<StatsRow>(output, format, tags)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
-    let options = &run.options;
     let totals = run.run(
         |raw| {
-            let report = replay(raw, options, &mut ());
-            // Encoded on the worker threads, so that the writer only copies bytes.
-            let row = encode(&StatsRow::new(&report, tags), format, tags);
-            (report, row)
+            run.replay(raw, &mut ()).map(|report| {
+                // Encoded on the worker threads, so that the writer only copies bytes.
+                let row = encode(&StatsRow::new(&report, tags), format, tags);
+                (report, row)
+            })
         },
         |_raw, (report, row)| {
             let row = row.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;

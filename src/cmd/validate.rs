@@ -9,7 +9,7 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::RunFigures;
-use crate::rules::{Severity, replay};
+use crate::rules::Severity;
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
@@ -79,7 +79,8 @@ Examples:
   pgnkit validate games.pgn --game 7 --board      one game, each error with a diagram
   pgnkit validate archive/ --format csv -o f.csv  a table for a spreadsheet
   pgnkit validate event.pgn --clean-out ok.pgn --broken-out fix.pgn
-  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4";
+  zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4
+  pgnkit validate games.pgn --where 'WhiteElo >= 2700'  only the games of 2700+ players";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
@@ -123,9 +124,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();
     let level = args.level;
-    let options = &run.options;
     let totals = run.run(
-        |raw| replay(raw, options, &mut ()),
+        |raw| run.replay(raw, &mut ()),
         |raw, report| {
             figures.plies += u64::from(report.plies);
             let copy = if report.first_error().is_some() {

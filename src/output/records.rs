@@ -98,9 +98,19 @@ impl Cells {
         self.text(if value { "true" } else { "false" });
     }
 
-    fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
+    }
+
+    /// The text of cell `index`, as CSV writes it ("" for an absent value).
+    pub fn get(&self, index: usize) -> Option<&str> {
+        let end = *self.ends.get(index)?;
+        let start = match index.checked_sub(1) {
+            Some(before) => *self.ends.get(before)?,
+            None => 0,
+        };
+        self.text.get(start..end)
     }
 
     fn iter(&self) -> impl Iterator<Item = &str> {

@@ -7,7 +7,7 @@ use crate::util::*;
 
 /// Every game-reading command and output, as arguments before the input. `OUT` stands for
 /// a file in the run's folder, compared too.
-const COMMANDS: [&[&str]; 11] = [
+const COMMANDS: [&[&str]; 13] = [
     &["validate", "--level", "info"],
     &[
         "validate",
@@ -32,6 +32,21 @@ const COMMANDS: [&[&str]; 11] = [
     &["convert"],
     &["convert", "--moves", "uci", "--skip-invalid"],
     &["report", "-o", "OUT.html"],
+    &[
+        "select",
+        "--dedupe",
+        "--duplicates-out",
+        "OUT.dups.pgn",
+        "--duplicates-csv",
+        "OUT.dups.csv",
+    ],
+    &[
+        "select",
+        "--where",
+        "plies > 20 || WhiteElo >= 2500",
+        "--dedupe=game",
+        "--invert",
+    ],
 ];
 
 /// The inputs: real games, each fixture folder, broken and random bytes. Each is written to

@@ -80,6 +80,7 @@ const NOT_RUN: &[(&str, &str)] = &[];
 /// Commands whose `--help` has an `Examples:` section.
 const COMMANDS: &[&str] = &[
     "validate",
+    "select",
     "stats",
     "fen",
     "pgn",

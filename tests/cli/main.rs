@@ -39,5 +39,6 @@ mod regression;
 mod repetition;
 mod report;
 mod robustness;
+mod select;
 mod stats;
 mod validate;

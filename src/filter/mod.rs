@@ -1,0 +1,367 @@
+//! The game filters of SPEC.md "Game filters": `--where`, `--reaches`, `--material` and
+//! `--dedupe`, shared by every command that reads games.
+//!
+//! A worker judges each game ([`GameFilter::judge`]): tag-only `--where`s before the
+//! replay (a game they reject is never replayed), the others on the replay's report, and
+//! `--reaches`/`--material` on the positions as the replay reaches them; it also makes the
+//! game's `--dedupe` key. Whether a key was seen before is decided by the one consumer that
+//! sees the games in input order ([`dedupe::Seen`]).
+
+pub mod columns;
+pub mod dedupe;
+pub mod expr;
+pub mod material;
+
+use std::cell::RefCell;
+
+use shakmaty::Chess;
+
+use crate::pgn::RawGame;
+use crate::rules::tags::Tags;
+use crate::rules::{GameReport, PlyVisitor, ReplayOptions, replay};
+use crate::stats::StatsRow;
+use columns::ColumnPicker;
+pub use dedupe::DedupeBy;
+use dedupe::KeyBuilder;
+use expr::{Expr, Field};
+use material::{Identity, Material};
+
+/// The game filter flags, flattened into every command that reads games.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct FilterArgs {
+    /// Only the games for which EXPR holds. Fields: every `stats` column (`plies`,
+    /// `termination`, `white_elo`, ...) and every tag by its name (`WhiteElo`, `Event`);
+    /// operators, loosest first: `||`, `&&`, `!`, `== != < <= > >= ~ !~` (`~`: contains a
+    /// match of the regular expression, a "string"); numbers compare as numbers, other
+    /// values byte-wise (`WhiteElo >= 2500` is false for "?"). Repeat to require several.
+    #[arg(
+        long = "where",
+        value_name = "EXPR",
+        value_parser = parse_where,
+        help_heading = "Game filters"
+    )]
+    pub wheres: Vec<Expr>,
+
+    /// Only the games whose main line reaches this position (clocks ignored; en passant
+    /// only where a capture is legal).
+    #[arg(long, value_name = "FEN", value_parser = Identity::parse, help_heading = "Game filters")]
+    pub reaches: Vec<Identity>,
+
+    /// Only the games with a position of exactly this material on the main line: White's
+    /// pieces, `v`, Black's (`KRPvKR`, `KQvK`).
+    #[arg(long, value_name = "SIG", value_parser = Material::parse, help_heading = "Game filters")]
+    pub material: Vec<Material>,
+
+    /// Keep only the first game of each kind (in input order, whatever --threads): the
+    /// same start position and main-line moves (`moves`, the default), and with `game`
+    /// equal White, Black, Date and Result tags. Costs 16 bytes per kept game (a 128-bit
+    /// key; the hash table's spare room adds up to as much again), 32 more with
+    /// select --duplicates-csv.
+    #[arg(
+        long,
+        value_name = "BY",
+        value_enum,
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "moves",
+        help_heading = "Game filters"
+    )]
+    pub dedupe: Option<DedupeBy>,
+}
+
+fn parse_where(text: &str) -> Result<Expr, String> {
+    Expr::compile(text).map_err(|err| err.render(text))
+}
+
+/// The most `--reaches` (and `--material`) a run takes: one bit each per game.
+const MAX_REACHES: usize = 64;
+
+/// The compiled filters of one run, shared by the worker threads.
+#[derive(Debug, Clone, Default)]
+pub struct GameFilter {
+    /// `--where`s that read tags only: judged before the replay.
+    before_replay: Vec<Expr>,
+    /// The others, with the stats columns each reads.
+    after_replay: Vec<(Expr, ColumnPicker)>,
+    reaches: Vec<Identity>,
+    material: Vec<Material>,
+    pub dedupe: Option<DedupeBy>,
+    /// `select --invert`: the games the other filters reject are selected.
+    pub invert: bool,
+}
+
+/// A worker's judgement of one game.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Verdict {
+    /// The filters select it (after `--invert`); `--dedupe` is still to come.
+    pub selected: bool,
+    /// Its `--dedupe` key, when selected and deduplication is asked for.
+    pub key: Option<u128>,
+}
+
+/// A game's verdict and, when it is selected, what the command made of it.
+#[derive(Debug)]
+pub struct Judged<T> {
+    pub verdict: Verdict,
+    pub value: Option<T>,
+}
+
+impl<T> Judged<T> {
+    /// Makes the command's value from a selected game's; nothing for the others.
+    pub fn map<U>(self, make: impl FnOnce(T) -> U) -> Judged<U> {
+        Judged {
+            verdict: self.verdict,
+            value: self.value.map(make),
+        }
+    }
+}
+
+impl GameFilter {
+    pub fn new(args: &FilterArgs) -> anyhow::Result<GameFilter> {
+        if args.reaches.len() > MAX_REACHES || args.material.len() > MAX_REACHES {
+            anyhow::bail!("at most {MAX_REACHES} --reaches and {MAX_REACHES} --material are taken");
+        }
+        let (before, after): (Vec<Expr>, Vec<Expr>) =
+            args.wheres.iter().cloned().partition(Expr::reads_tags_only);
+        let after_replay = after
+            .into_iter()
+            .map(|expr| {
+                let wanted = expr
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(slot, field)| match field {
+                        Field::Column(index) => Some((*index, slot)),
+                        Field::Tag(_) => None,
+                    })
+                    .collect();
+                (expr, ColumnPicker { wanted })
+            })
+            .collect();
+        Ok(GameFilter {
+            before_replay: before,
+            after_replay,
+            reaches: args.reaches.clone(),
+            material: args.material.clone(),
+            dedupe: args.dedupe,
+            invert: false,
+        })
+    }
+
+    /// Whether any filter is set (`--dedupe` included).
+    pub fn is_active(&self) -> bool {
+        !self.before_replay.is_empty()
+            || !self.after_replay.is_empty()
+            || !self.reaches.is_empty()
+            || !self.material.is_empty()
+            || self.dedupe.is_some()
+    }
+
+    /// Replays a game (with `visitor` seeing its positions too) unless a tag-only
+    /// `--where` rejects it first; the report comes back when the game is selected.
+    pub fn replay<V: PlyVisitor>(
+        &self,
+        raw: &RawGame,
+        options: &ReplayOptions,
+        visitor: &mut V,
+    ) -> Judged<GameReport> {
+        let (verdict, report) = self.judge(raw, options, visitor, true);
+        Judged {
+            verdict,
+            value: report.filter(|_| verdict.selected),
+        }
+    }
+
+    /// Judges one game. The replay is skipped when tags alone decide and no report is
+    /// wanted (`need_report`) nor a `--dedupe` key.
+    pub fn judge<V: PlyVisitor>(
+        &self,
+        raw: &RawGame,
+        options: &ReplayOptions,
+        visitor: &mut V,
+        need_report: bool,
+    ) -> (Verdict, Option<GameReport>) {
+        let tags_pass = self.before_replay.is_empty() || {
+            let tags = Tags::decode(raw, &options.decoder);
+            self.before_replay
+                .iter()
+                .all(|expr| expr.eval(&|slot| tag_value(expr, &tags, slot)))
+        };
+        if !tags_pass {
+            let selected = self.invert;
+            if !selected || (self.dedupe.is_none() && !need_report) {
+                return (
+                    Verdict {
+                        selected,
+                        key: None,
+                    },
+                    None,
+                );
+            }
+        }
+        let replays_positions =
+            !self.reaches.is_empty() || !self.material.is_empty() || self.dedupe.is_some();
+        let mut watch = Watch {
+            filter: self,
+            reached: 0,
+            material_seen: 0,
+            key: self.dedupe.map(|_| KeyBuilder::new()),
+        };
+        let report = if replays_positions {
+            replay(raw, options, &mut Both(&mut watch, visitor))
+        } else {
+            replay(raw, options, visitor)
+        };
+        let passes = tags_pass
+            && watch.all_reached()
+            && self
+                .after_replay
+                .iter()
+                .all(|(expr, picker)| where_holds(expr, picker, &report));
+        let selected = passes != self.invert;
+        let key = match (selected, self.dedupe, watch.key) {
+            (true, Some(by), Some(builder)) => Some(builder.finish(raw, &report, by)),
+            _ => None,
+        };
+        (Verdict { selected, key }, Some(report))
+    }
+}
+
+/// A tag's value for a tag-only expression (`""` when absent).
+fn tag_value<'t>(expr: &Expr, tags: &'t Tags, slot: usize) -> &'t str {
+    match expr.fields.get(slot) {
+        Some(Field::Tag(name)) => tags.value(name),
+        _ => "",
+    }
+}
+
+/// Evaluates an expression that reads stats columns on a replayed game. The columns'
+/// text goes into buffers kept per thread, so no game allocates for them.
+fn where_holds(expr: &Expr, picker: &ColumnPicker, report: &GameReport) -> bool {
+    thread_local! {
+        static VALUES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    }
+    VALUES.with_borrow_mut(|values| {
+        if values.len() < expr.fields.len() {
+            values.resize(expr.fields.len(), String::new());
+        }
+        if !picker.wanted.is_empty() {
+            picker.pick(&StatsRow::new(report, &[]), values);
+        }
+        let values = &*values;
+        expr.eval(&|slot| match expr.fields.get(slot) {
+            Some(Field::Tag(name)) => report.tags.value(name),
+            Some(Field::Column(_)) => values.get(slot).map_or("", String::as_str),
+            None => "",
+        })
+    })
+}
+
+/// Watches the replay's positions for `--reaches`, `--material` and the `--dedupe` key.
+struct Watch<'f> {
+    filter: &'f GameFilter,
+    /// One bit per `--reaches` reached.
+    reached: u64,
+    /// One bit per `--material` seen.
+    material_seen: u64,
+    key: Option<KeyBuilder>,
+}
+
+impl Watch<'_> {
+    fn all_reached(&self) -> bool {
+        let all = |count: usize| {
+            if count >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << count) - 1
+            }
+        };
+        self.reached == all(self.filter.reaches.len())
+            && self.material_seen == all(self.filter.material.len())
+    }
+}
+
+impl PlyVisitor for Watch<'_> {
+    fn position(&mut self, ply: u32, san: &[u8], pos: &Chess) {
+        for (i, target) in self.filter.reaches.iter().enumerate() {
+            if target.matches(pos) {
+                self.reached |= 1 << i;
+            }
+        }
+        let board = shakmaty::Position::board(pos);
+        for (i, material) in self.filter.material.iter().enumerate() {
+            if material.matches(board) {
+                self.material_seen |= 1 << i;
+            }
+        }
+        if let Some(key) = &mut self.key {
+            if ply == 0 {
+                key.start(pos);
+            } else {
+                key.ply(san);
+            }
+        }
+    }
+}
+
+/// Two visitors that both see every position.
+struct Both<'a, A, B>(&'a mut A, &'a mut B);
+
+impl<A: PlyVisitor, B: PlyVisitor> PlyVisitor for Both<'_, A, B> {
+    fn position(&mut self, ply: u32, san: &[u8], pos: &Chess) {
+        self.0.position(ply, san, pos);
+        self.1.position(ply, san, pos);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::{FilterArgs, GameFilter};
+    use crate::filter::expr::Expr;
+    use crate::input::{Limits, Splitter};
+    use crate::rules::{PlyVisitor, ReplayOptions};
+    use shakmaty::Chess;
+
+    struct Positions(u32);
+
+    impl PlyVisitor for Positions {
+        fn position(&mut self, _ply: u32, _san: &[u8], _pos: &Chess) {
+            self.0 += 1;
+        }
+    }
+
+    fn judge(where_: &str, invert: bool) -> (bool, u32, bool) {
+        let pgn: &[u8] = b"[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 *\n";
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        let raw = splitter.next_game().unwrap().unwrap();
+        let args = FilterArgs {
+            wheres: vec![Expr::compile(where_).unwrap()],
+            ..FilterArgs::default()
+        };
+        let mut filter = GameFilter::new(&args).unwrap();
+        filter.invert = invert;
+        let mut seen = Positions(0);
+        let judged = filter.replay(&raw, &ReplayOptions::default(), &mut seen);
+        (judged.verdict.selected, seen.0, judged.value.is_some())
+    }
+
+    /// A tag-only --where decides before the replay: a game it rejects is never replayed.
+    #[test]
+    fn a_tag_only_filter_does_not_replay_the_games_it_rejects() {
+        assert_eq!(judge("WhiteElo >= 2500", false), (false, 0, false));
+        assert_eq!(judge("WhiteElo >= 1500", false), (true, 4, true));
+        // A filter that reads a stats column must replay.
+        assert_eq!(
+            judge("WhiteElo >= 2500 || plies > 2", false),
+            (true, 4, true)
+        );
+    }
+
+    #[test]
+    fn invert_selects_what_the_filters_reject() {
+        assert!(judge("WhiteElo >= 2500", true).0);
+        assert_eq!(judge("plies > 2", true), (false, 4, false));
+    }
+}
