@@ -3,12 +3,13 @@ binary's own header by every task (and by spark/tests), never inferred from CSV 
 
 `pgnkit stats --format csv` and `pgnkit validate --format jsonl` (SPEC.md "stats CSV" and
 "validate findings") are the sources; the types follow SPEC.md: counts and plies are
-integers (empty cell -> null), booleans are `true`/`false`, everything else is a string
+integers (empty cell -> null), clocks are doubles, booleans are `true`/`false`, everything else is a string
 kept exactly as pgnkit writes it ("" stays "").
 """
 
 from pyspark.sql.types import (
     BooleanType,
+    DoubleType,
     IntegerType,
     LongType,
     StringType,
@@ -16,7 +17,7 @@ from pyspark.sql.types import (
     StructType,
 )
 
-S, I, L, B = StringType(), IntegerType(), LongType(), BooleanType()
+S, I, L, B, D = StringType(), IntegerType(), LongType(), BooleanType(), DoubleType()
 
 # `pgnkit stats` columns, in the order of its header (src/stats/row.rs StatsRow::HEADER).
 STATS_COLUMNS = [
@@ -54,6 +55,21 @@ STATS_COLUMNS = [
     ("insufficient_material", B),
     ("result_consistent", B),
     ("under_promotions", I),
+    # SPEC.md "Tag columns and annotations": clocks in seconds (decimals where written so).
+    ("clocks", I),
+    ("white_clock_end", D),
+    ("black_clock_end", D),
+    ("white_clock_min", D),
+    ("black_clock_min", D),
+    ("evals", I),
+    ("white_acpl", I),
+    ("black_acpl", I),
+    ("white_inaccuracies", I),
+    ("black_inaccuracies", I),
+    ("white_mistakes", I),
+    ("black_mistakes", I),
+    ("white_blunders", I),
+    ("black_blunders", I),
 ]
 
 # `pgnkit validate --format jsonl` keys, in their order.
@@ -97,4 +113,6 @@ def typed_cell(text, kind):
         if text == "false":
             return False
         raise ValueError(f"not a boolean: {text!r}")
+    if isinstance(kind, DoubleType):
+        return float(text)
     return int(text)

@@ -138,9 +138,10 @@ pub struct InputArgs {
     pub shard: Option<Shard>,
 
     /// Only game N (1-based, counted over the whole input in order; with one file it is
-    /// the `game N` of the findings). Reading stops after it.
-    #[arg(long, value_name = "N", value_parser = parse_game, conflicts_with = "games", help_heading = "Input")]
-    pub game: Option<GameRange>,
+    /// the `game N` of the findings). Reading stops after it. `FILE:N` picks game N of
+    /// that one input file, named as the findings name it (`archive/b.pgn:3`).
+    #[arg(long, value_name = "[FILE:]N", value_parser = parse_game, conflicts_with = "games", help_heading = "Input")]
+    pub game: Option<GamePick>,
 
     /// Only games A to B, both included (1-based, counted like --game): `10..20`, `100..`
     /// (to the end), `..50`. Combined with --shard, a game must satisfy both.
@@ -155,8 +156,21 @@ pub struct InputArgs {
 impl InputArgs {
     /// The games `--game` or `--games` pick, if either was given.
     pub fn game_range(&self) -> Option<GameRange> {
-        self.game.or(self.games)
+        self.game.as_ref().map(|pick| pick.range).or(self.games)
     }
+
+    /// The one file `--game FILE:N` names, if it names one.
+    pub fn game_file(&self) -> Option<&str> {
+        self.game.as_ref().and_then(|pick| pick.file.as_deref())
+    }
+}
+
+/// `--game [FILE:]N`: one game, counted over the whole input or within one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GamePick {
+    /// The file as findings name it; `None`: N counts over the whole input.
+    pub file: Option<String>,
+    pub range: GameRange,
 }
 
 /// `--encoding NAME`: a bad name is a usage error, in clap's format.
@@ -172,11 +186,18 @@ fn parse_game_number(text: &str, whole: &str) -> Result<u64, String> {
     }
 }
 
-fn parse_game(text: &str) -> Result<GameRange, String> {
-    let n = parse_game_number(text, text)?;
-    Ok(GameRange {
-        first: n,
-        last: Some(n),
+fn parse_game(text: &str) -> Result<GamePick, String> {
+    let (file, number) = match text.rsplit_once(':') {
+        Some((file, number)) if !file.is_empty() => (Some(file.to_string()), number),
+        _ => (None, text),
+    };
+    let n = parse_game_number(number, text)?;
+    Ok(GamePick {
+        file,
+        range: GameRange {
+            first: n,
+            last: Some(n),
+        },
     })
 }
 

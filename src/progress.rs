@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::output::summary::thousands;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A progress bar, or nothing.
@@ -39,7 +40,12 @@ impl Progress {
             bar.set_position(bytes);
             let secs = bar.elapsed().as_secs_f64();
             if secs > 0.0 {
-                bar.set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
+                bar.set_message(format!(
+                    "{} {}, {} games/s",
+                    thousands(games),
+                    if games == 1 { "game" } else { "games" },
+                    thousands((games as f64 / secs).round() as u64)
+                ));
             }
         }
     }

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use crate::cli::{Context, GlobalArgs, OutputArg};
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::summary::thousands;
 use crate::output::terminal::visible;
 use crate::rules::perft::{self, SuiteEntry};
 
@@ -148,10 +149,11 @@ fn run_suite(
     }
     if !ctx.quiet {
         crate::say!(
-            "pgnkit: {}: {} positions, {} mismatches, {nodes} nodes in {:.2}s",
+            "pgnkit: {}: {} positions, {} mismatches, {} nodes in {:.2}s",
             visible(&name),
-            checked.len(),
-            mismatches,
+            thousands(checked.len() as u64),
+            thousands(mismatches),
+            thousands(nodes),
             started.elapsed().as_secs_f64()
         );
     }

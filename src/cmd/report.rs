@@ -4,17 +4,20 @@ use std::io::Write;
 
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, data_context};
+use crate::cmd::validate::Level;
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::findings::CodeFilter;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::RunFigures;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
 /// The page has the run's summary (games, results, terminations, how far each replay got,
-/// draw rules, findings by code) as tables and bar charts, and for each error finding, up
-/// to --limit, a board of the position before the move with the move drawn as an arrow,
-/// the explanation and the game's tags. It holds everything inline (no script, no
+/// draw rules, findings by code) as tables and bar charts, a table of every finding
+/// (file, game, players, move, message) grouped by code and counted by file, and for each
+/// error finding, up to --limit, a card with the board before the move (the move drawn as
+/// an arrow), the players, event, round and date, the moves before, and the explanation. It holds everything inline (no script, no
 /// network, no external file), so it can be mailed or archived as it is. Broken games are
 /// data here: the exit code is 0 whenever the run completed.
 #[derive(Debug, clap::Args)]
@@ -26,9 +29,23 @@ pub struct Args {
     #[command(flatten)]
     pub output: OutputArg,
 
-    /// Draw at most N error boards (the page says how many more there were).
+    /// Draw a board for at most N error findings (0: none). The table of findings lists
+    /// every finding all the same.
     #[arg(long, value_name = "N", default_value_t = 100, help_heading = "Output")]
     pub limit: usize,
+
+    /// The least severe findings listed: error, warning (default) or info. Every
+    /// finding so listed has a row in the page's table, whatever --limit says.
+    #[arg(long, value_enum, default_value_t = Level::Warning, help_heading = "Output")]
+    pub level: Level,
+
+    /// List only the findings whose code starts with one of these, comma-separated.
+    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
+    pub select: Vec<String>,
+
+    /// Do not list the findings whose code starts with one of these (`tag.,san.`).
+    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
+    pub ignore: Vec<String>,
 
     /// The page's title (default: "pgnkit report" and the inputs).
     #[arg(long, value_name = "TEXT", help_heading = "Output")]
@@ -39,6 +56,7 @@ const EXAMPLES: &str = "\
 Examples:
   pgnkit report games.pgn -o report.html
   pgnkit report archive/ --limit 20 --title 'Club championship 2024' -o club.html
+  pgnkit report archive/ --limit 0 --ignore tag. -o findings.html
   zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
   pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
@@ -48,16 +66,18 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if ctx.data_on_terminal {
         anyhow::bail!("the report is an HTML page: give -o FILE (for example -o report.html)");
     }
-    let run = GameRun::with_context(ctx, &args.input, &outputs)?;
+    let codes = CodeFilter::new(&args.select, &args.ignore)?;
+    let mut run = GameRun::with_context(ctx, &args.input, &outputs)?;
+    run.options.tag_infos = args.level == Level::Info;
     let mut output = Output::create(args.output.output.as_deref())?;
 
-    let mut builder = ReportBuilder::new(args.limit);
+    let mut builder = ReportBuilder::new(args.limit, args.level.least(), codes);
     let mut figures = RunFigures::default();
     let totals = run.run(
         |raw| run.replay(raw, &mut ()),
-        |_raw, report| {
+        |raw, report| {
             figures.add_game(report);
-            builder.add(report);
+            builder.add(raw, report);
             Ok(())
         },
     )?;

@@ -216,6 +216,7 @@ fn sources(
         errors,
         warnings,
     } = expand_inputs(&input.inputs);
+    let sources = only_the_picked_file(sources, input.game_file())?;
     for warning in &warnings {
         crate::say!(
             "pgnkit: warning: {}",
@@ -246,6 +247,24 @@ fn sources(
         );
     }
     Ok((sources, errors.len() as u64))
+}
+
+/// `--game FILE:N`: the one source findings name FILE, so N counts within it.
+fn only_the_picked_file(sources: Vec<Source>, file: Option<&str>) -> anyhow::Result<Vec<Source>> {
+    let Some(file) = file else {
+        return Ok(sources);
+    };
+    let picked: Vec<Source> = sources
+        .into_iter()
+        .filter(|source| source.name() == file)
+        .collect();
+    if picked.is_empty() {
+        anyhow::bail!(
+            "--game {}:N: no input file is named so (name it as the findings do)",
+            crate::output::terminal::visible(file)
+        );
+    }
+    Ok(picked)
 }
 
 /// `cannot open NAME: ERROR` for a source that cannot be opened. A regular file is opened

@@ -19,8 +19,13 @@ use crate::stats::{StatsRow, Summary};
 /// got and the figures cover the plies that could be replayed. Games that never reached a
 /// position (unreadable, unsupported variant, invalid setup) have empty `termination`,
 /// `final_fen` and `max_repetition` and zero counts. Columns are SPEC.md's, then
-/// `under_promotions`. Rows come in input order whatever `--threads` is; the exit code is
-/// 0 whenever the run completes (broken games are data here).
+/// `under_promotions`, then the clock and evaluation columns read from `[%clk H:MM:SS]`
+/// and `[%eval X]` in the comments after main-line moves (`clocks`, `white_clock_end`,
+/// `black_clock_end`, `white_clock_min`, `black_clock_min` in seconds; `evals`,
+/// `white_acpl`, `black_acpl`, `white_inaccuracies` .. `black_blunders` as lichess
+/// computes them), then the `--tags` columns. Rows come in input order whatever
+/// `--threads` is; the exit code is 0 whenever the run completes (broken games are data
+/// here).
 ///
 /// The summary counts games by result, status and termination (games without a position
 /// have none), findings by code (every level), games in which each draw rule held
@@ -75,6 +80,7 @@ Examples:
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
   pgnkit stats --merge part*.sum.csv -o total.sum.csv
   pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end
+  pgnkit stats lichess.pgn -o games.csv         clocks, acpl, blunders from [%clk]/[%eval]
   pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

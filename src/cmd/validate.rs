@@ -7,7 +7,7 @@ use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
 use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
+use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::RunFigures;
 use crate::rules::Severity;
 
@@ -16,8 +16,10 @@ use crate::rules::Severity;
 /// Each finding names the file, the line, the game and the move, with a stable code
 /// (`castling.rook-moved`, `move.illegal`, `result.mismatch`, ...) and a plain
 /// explanation. Errors stop the replay of that game; the run goes on with the next.
-/// On a terminal (or with --verbose) each finding is followed by the game and what the
-/// code means; --board adds a diagram of the position before the move. A summary line
+/// On a terminal each finding is followed by the game, and the first finding of each code
+/// by what the code means (--verbose: every finding; --compact: one line each); --board
+/// adds a diagram of the position before the move (a game-level finding: the final
+/// position). --select and --ignore pick codes by prefix. A summary line
 /// goes to stderr at the end. Exit code 1 when an error was found, 2 on an I/O error.
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -37,9 +39,23 @@ pub struct Args {
     pub level: Level,
 
     /// Under each text finding, the game (players, event, round) and what the code
-    /// means. The default on a terminal.
-    #[arg(short, long, help_heading = "Output")]
+    /// means. On a terminal this is the default, with the meaning printed once per code.
+    #[arg(short, long, help_heading = "Output", conflicts_with = "compact")]
     pub verbose: bool,
+
+    /// One line per text finding, even on a terminal.
+    #[arg(long, help_heading = "Output")]
+    pub compact: bool,
+
+    /// Report only the findings whose code starts with one of these, comma-separated
+    /// (`--select move.,castling.` or one code). The exit code follows what is reported.
+    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
+    pub select: Vec<String>,
+
+    /// Do not report the findings whose code starts with one of these, comma-separated
+    /// (`--ignore tag.,san.`). Applies after --select.
+    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
+    pub ignore: Vec<String>,
 
     /// Under each text finding about a move, a diagram of the position before it: (x)
     /// where the piece moves from, [x] where to, !x! what attacks, *x* what the message
@@ -77,6 +93,8 @@ const EXAMPLES: &str = "\
 Examples:
   pgnkit validate games.pgn                       findings as text, with a summary
   pgnkit validate games.pgn --game 7 --board      one game, each error with a diagram
+  pgnkit validate archive/ --game archive/problems.pgn:2 --board   game 2 of one file
+  pgnkit validate archive/ --ignore tag.,san. --compact    one line each, no tag or SAN
   pgnkit validate archive/ --format csv -o f.csv  a table for a spreadsheet
   pgnkit validate event.pgn --clean-out ok.pgn --broken-out fix.pgn
   zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4
@@ -90,13 +108,17 @@ pub enum Level {
 }
 
 impl Level {
-    fn shows(self, severity: Severity) -> bool {
-        let least = match self {
+    /// The least severe finding shown.
+    pub fn least(self) -> Severity {
+        match self {
             Level::Error => Severity::Error,
             Level::Warning => Severity::Warning,
             Level::Info => Severity::Info,
-        };
-        severity >= least
+        }
+    }
+
+    fn shows(self, severity: Severity) -> bool {
+        severity >= self.least()
     }
 }
 
@@ -116,9 +138,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
     let output = Output::create(args.output.output.as_deref())?;
     let detail = TextDetail {
-        context: args.verbose || run.ctx.data_on_terminal || args.board,
+        context: !args.compact && (args.verbose || run.ctx.data_on_terminal || args.board),
+        why_every_time: args.verbose,
         board: args.board,
     };
+    let codes = CodeFilter::new(&args.select, &args.ignore)?;
     let mut writer = FindingWriter::new(output, args.format, run.ctx.color, detail)?;
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
@@ -138,7 +162,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             }
             for finding in &report.findings {
                 let severity = finding.severity();
-                if !level.shows(severity) {
+                if !level.shows(severity) || !codes.allows(finding.code) {
                     continue;
                 }
                 figures.count_finding(severity);

@@ -6,7 +6,7 @@ use crate::output::board::text_board;
 use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
 use crate::output::terminal::visible;
 use crate::rules::findings::marks::marks_of;
-use crate::rules::{Finding, GameReport, Severity};
+use crate::rules::{Code, Finding, GameReport, Severity};
 
 /// `--format` of commands that report findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -64,8 +64,60 @@ impl Record for FindingRecord<'_> {
 pub struct TextDetail {
     /// The game (players, event, round) and what the code means.
     pub context: bool,
-    /// A diagram of the position before the move, the relevant squares marked.
+    /// What the code means under every finding (`--verbose`), not only under the first
+    /// finding of each code (a terminal's default, which reads 144 findings as ~150 lines
+    /// rather than 432).
+    pub why_every_time: bool,
+    /// A diagram of the position before the move, the relevant squares marked (a
+    /// game-level finding: the final position).
     pub board: bool,
+}
+
+/// `--select` / `--ignore`: which codes a command reports, each entry a code or the
+/// start of codes (`tag.`, `san.notation`), as linters take them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CodeFilter {
+    select: Vec<String>,
+    ignore: Vec<String>,
+}
+
+impl CodeFilter {
+    /// A filter from the comma-separated lists of both flags; an entry that starts no
+    /// code is an error (a typo would otherwise silently select nothing).
+    pub fn new(select: &[String], ignore: &[String]) -> anyhow::Result<CodeFilter> {
+        let split = |lists: &[String], flag: &str| -> anyhow::Result<Vec<String>> {
+            let mut entries = Vec::new();
+            for entry in lists.iter().flat_map(|list| list.split(',')) {
+                let entry = entry.trim();
+                if entry.is_empty() {
+                    continue;
+                }
+                if !Code::ALL
+                    .iter()
+                    .any(|code| code.as_str().starts_with(entry))
+                {
+                    anyhow::bail!(
+                        "{flag} {}: no finding code starts so (see `pgnkit validate --help` or README's codes table)",
+                        visible(entry)
+                    );
+                }
+                entries.push(entry.to_string());
+            }
+            Ok(entries)
+        };
+        Ok(CodeFilter {
+            select: split(select, "--select")?,
+            ignore: split(ignore, "--ignore")?,
+        })
+    }
+
+    /// Whether findings of this code are reported.
+    pub fn allows(&self, code: Code) -> bool {
+        let name = code.as_str();
+        let selected =
+            self.select.is_empty() || self.select.iter().any(|p| name.starts_with(p.as_str()));
+        selected && !self.ignore.iter().any(|p| name.starts_with(p.as_str()))
+    }
 }
 
 /// Writes findings in one format.
@@ -73,6 +125,8 @@ pub struct FindingWriter<W: Write> {
     sink: Sink<W>,
     /// Findings written so far.
     pub written: u64,
+    /// The codes whose meaning was already printed.
+    explained: Vec<Code>,
 }
 
 enum Sink<W: Write> {
@@ -110,7 +164,11 @@ impl<W: Write> FindingWriter<W> {
                 &[],
             )?),
         };
-        Ok(FindingWriter { sink, written: 0 })
+        Ok(FindingWriter {
+            sink,
+            written: 0,
+            explained: Vec::new(),
+        })
     }
 
     /// Writes one finding of one game.
@@ -121,7 +179,12 @@ impl<W: Write> FindingWriter<W> {
             Sink::Text { out, color, detail } => {
                 write_text(out, game, finding, *color)?;
                 if detail.context {
-                    write_context(out, game, finding, *color)?;
+                    let first_of_code = !self.explained.contains(&finding.code);
+                    if first_of_code {
+                        self.explained.push(finding.code);
+                    }
+                    let why = detail.why_every_time || first_of_code;
+                    write_context(out, game, finding, why, *color)?;
                 }
                 if detail.board {
                     write_board(out, finding, *color)?;
@@ -191,6 +254,7 @@ fn write_context<W: Write>(
     out: &mut W,
     game: &GameReport,
     finding: &Finding,
+    why: bool,
     color: bool,
 ) -> std::io::Result<()> {
     let tags = &game.tags;
@@ -203,17 +267,21 @@ fn write_context<W: Write>(
         visible(or_unknown(tags.value("Event"))),
         visible(or_unknown(tags.value("Round"))),
     )?;
-    writeln!(out, "    {dim}why:{off}  {}", finding.code.explanation())
+    if why {
+        writeln!(out, "    {dim}why:{off}  {}", finding.code.explanation())?;
+    }
+    Ok(())
 }
 
-/// The position before the move, as a small diagram (findings about a move only).
+/// The position before the move, as a small diagram; a game-level finding (no move)
+/// shows the final position, which is what `result.mismatch` and its kin are about.
 fn write_board<W: Write>(out: &mut W, finding: &Finding, color: bool) -> std::io::Result<()> {
-    if finding.move_text.is_empty() {
-        return Ok(());
-    }
     let Some((setup, marks)) = marks_of(finding) else {
         return Ok(());
     };
+    if finding.move_text.is_empty() {
+        writeln!(out, "    final position:")?;
+    }
     out.write_all(text_board(&setup.board, setup.turn, &marks, "    ", color).as_bytes())
 }
 

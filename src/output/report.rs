@@ -5,33 +5,36 @@
 use crate::stats::Summary;
 use crate::stats::summary::DRAW_RULES;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
-use crate::output::board::{escape_html, svg_board};
+use crate::output::board::escape_html;
+use crate::output::findings::CodeFilter;
 use crate::output::summary::thousands;
-use crate::rules::findings::marks::marks_of;
+use crate::pgn::RawGame;
 use crate::rules::result::Termination;
 use crate::rules::{Code, Finding, GameReport, Severity, Status};
 
-/// One error finding kept for a board, with its game's identity and tags.
-#[derive(Debug, Clone)]
-struct ErrorBoard {
-    file: String,
-    game: u64,
-    line: u64,
-    tags: Vec<(String, String)>,
-    finding: Finding,
-}
+mod cards;
+mod table;
+
+use cards::ErrorBoard;
+use table::FindingRow;
 
 /// The figures of a run, gathered game by game in input order: the same `Summary` that
 /// `stats --summary-output` writes, so the page and the CSV always agree.
 #[derive(Debug, Default)]
 pub struct ReportBuilder {
     limit: usize,
+    /// The least severe finding listed in the table.
+    least: Option<Severity>,
+    filter: CodeFilter,
     summary: Summary,
     games_with_errors: u64,
     boards: Vec<ErrorBoard>,
     /// Error findings beyond the limit of boards.
     boards_left_out: u64,
+    /// Every finding listed, in input order: nothing is ever left out of the table.
+    rows: Vec<FindingRow>,
 }
 
 /// Where the page came from, for its header.
@@ -47,47 +50,89 @@ pub struct ReportMeta {
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 impl ReportBuilder {
-    /// A builder that keeps at most `limit` boards.
-    pub fn new(limit: usize) -> ReportBuilder {
+    /// A builder that keeps at most `limit` boards and lists every finding at least as
+    /// severe as `least` that `filter` allows.
+    pub fn new(limit: usize, least: Severity, filter: CodeFilter) -> ReportBuilder {
         ReportBuilder {
             limit,
+            least: Some(least),
+            filter,
             ..ReportBuilder::default()
         }
     }
 
-    /// Counts one game and keeps its error findings for boards while there is room.
-    pub fn add(&mut self, report: &GameReport) {
+    /// Counts one game, lists its findings and keeps its error findings for boards while
+    /// there is room, with the moves `raw` has before each.
+    pub fn add(&mut self, raw: &RawGame, report: &GameReport) {
         self.summary.add_game(report);
-        let mut has_error = false;
-        for finding in &report.findings {
-            if finding.severity() != Severity::Error {
-                continue;
-            }
-            has_error = true;
-            if self.boards.len() < self.limit {
-                self.boards.push(ErrorBoard {
-                    file: report.file.to_string(),
-                    game: report.index,
-                    line: report.line,
-                    tags: report
-                        .tags
-                        .iter()
-                        .map(|(name, value)| (name.to_string(), value.to_string()))
-                        .collect(),
-                    finding: finding.clone(),
-                });
-            } else {
-                self.boards_left_out += 1;
-            }
-        }
-        if has_error {
+        if report.first_error().is_some() {
             self.games_with_errors += 1;
         }
+        let least = self.least.unwrap_or(Severity::Info);
+        let mut players: Option<Arc<str>> = None;
+        for finding in &report.findings {
+            let severity = finding.severity();
+            if severity < least || !self.filter.allows(finding.code) {
+                continue;
+            }
+            let card = if severity == Severity::Error {
+                self.keep_board(raw, report, finding)
+            } else {
+                None
+            };
+            let players = players
+                .get_or_insert_with(|| {
+                    let side = |name: &str| if name.is_empty() { "?" } else { name }.to_string();
+                    Arc::from(format!(
+                        "{} \u{2013} {}",
+                        side(report.tags.value("White")),
+                        side(report.tags.value("Black"))
+                    ))
+                })
+                .clone();
+            self.rows.push(FindingRow {
+                file: report.file.clone(),
+                game: report.index,
+                players,
+                move_text: finding.move_text.clone(),
+                code: finding.code,
+                message: finding.message.clone(),
+                card,
+            });
+        }
+    }
+
+    /// Keeps a board for this error while there is room: its card's number.
+    fn keep_board(
+        &mut self,
+        raw: &RawGame,
+        report: &GameReport,
+        finding: &Finding,
+    ) -> Option<usize> {
+        if self.boards.len() >= self.limit {
+            self.boards_left_out += 1;
+            return None;
+        }
+        self.boards.push(ErrorBoard {
+            file: report.file.to_string(),
+            game: report.index,
+            line: report.line,
+            tags: report
+                .tags
+                .iter()
+                .map(|(name, value)| (name.to_string(), value.to_string()))
+                .collect(),
+            moves_before: cards::moves_before(raw, finding.ply),
+            finding: finding.clone(),
+        });
+        Some(self.boards.len())
     }
 
     /// The whole page.
     pub fn render(&self, meta: &ReportMeta) -> String {
-        let mut html = String::with_capacity(64 * 1024 + self.boards.len() * 8 * 1024);
+        let mut html = String::with_capacity(
+            64 * 1024 + self.boards.len() * 10 * 1024 + self.rows.len() * 160,
+        );
         let title = escape_html(&meta.title);
         let _ = write!(
             html,
@@ -112,8 +157,11 @@ impl ReportBuilder {
         self.render_statuses(&mut html);
         self.render_draw_rules(&mut html);
         html.push_str("</div>\n");
+        // The sections in order; each is one function, and a section with nothing to
+        // show writes nothing.
         self.render_findings(&mut html);
-        self.render_boards(&mut html);
+        table::render_table(&mut html, &self.rows, self.least.unwrap_or(Severity::Info));
+        cards::render_boards(&mut html, &self.boards, self.boards_left_out);
         html.push_str("</main>\n</body>\n</html>\n");
         html
     }
@@ -251,8 +299,8 @@ impl ReportBuilder {
             "<p class=\"hint\">every finding of every severity; errors stop a game's replay</p>",
         );
         let max = rows.iter().map(|r| r.1).max().unwrap_or(0);
-        html.push_str(&bar_chart(&rows, max));
-        html.push_str("<table><thead><tr><th>code</th><th>severity</th><th class=\"num\">findings</th><th>meaning</th></tr></thead><tbody>");
+        html.push_str(&bar_chart("Findings by code", &rows, max));
+        html.push_str("<table class=\"codes\"><thead><tr><th>code</th><th>severity</th><th class=\"num\">findings</th><th>meaning</th></tr></thead><tbody>");
         for (code, n) in codes {
             let severity = code.severity().as_str();
             let _ = write!(
@@ -264,96 +312,6 @@ impl ReportBuilder {
         }
         html.push_str("</tbody></table></section>\n");
     }
-
-    fn render_boards(&self, html: &mut String) {
-        let shown = self.boards.len() as u64;
-        let _ = write!(
-            html,
-            "<section class=\"errors\"><h2>Errors, move by move</h2><p class=\"hint\">the position before each move that could not be played; the arrow is the move as written, red frames what forbids it, blue rings what the message names</p>"
-        );
-        if shown == 0 {
-            html.push_str("<p class=\"empty\">No error finding.</p>");
-        }
-        for board in &self.boards {
-            render_board(html, board);
-        }
-        if self.boards_left_out > 0 {
-            let _ = write!(
-                html,
-                "<p class=\"more\">{} more error {} not drawn (the first {} are; raise --limit to see more).</p>",
-                thousands(self.boards_left_out),
-                if self.boards_left_out == 1 {
-                    "finding"
-                } else {
-                    "findings"
-                },
-                thousands(shown)
-            );
-        }
-        html.push_str("</section>\n");
-    }
-}
-
-/// One error: the board on the left, the finding, its meaning and the game's tags beside.
-fn render_board(html: &mut String, board: &ErrorBoard) {
-    let finding = &board.finding;
-    let heading = format!(
-        "{}:{}: game {}{}{}",
-        board.file,
-        finding.move_line,
-        board.game,
-        if finding.move_text.is_empty() {
-            ""
-        } else {
-            ", "
-        },
-        finding.move_text
-    );
-    html.push_str("<article class=\"error-card\">");
-    let diagram = if finding.move_text.is_empty() {
-        None
-    } else {
-        marks_of(finding)
-    };
-    match diagram {
-        Some((setup, marks)) => {
-            let title = format!("position before {}", finding.move_text);
-            html.push_str(&svg_board(&setup.board, &marks, &title));
-        }
-        None => html.push_str("<div class=\"no-board\">no position to draw</div>"),
-    }
-    let _ = write!(
-        html,
-        "<div class=\"detail\"><h3>{}</h3><p><span class=\"sev error\">error</span> <code>{}</code></p><p class=\"message\">{}</p><p class=\"why\">{}</p>",
-        escape_html(&heading),
-        finding.code,
-        escape_html(&finding.message),
-        escape_html(finding.code.explanation())
-    );
-    if !finding.fen.is_empty() {
-        let _ = write!(
-            html,
-            "<p class=\"fen\"><code>{}</code></p>",
-            escape_html(&finding.fen)
-        );
-    }
-    if !board.tags.is_empty() {
-        html.push_str("<table class=\"tags\">");
-        for (name, value) in &board.tags {
-            let _ = write!(
-                html,
-                "<tr><th>{}</th><td>{}</td></tr>",
-                escape_html(name),
-                escape_html(value)
-            );
-        }
-        let _ = write!(
-            html,
-            "<tr><th>line</th><td>{}</td></tr></table>",
-            board.line
-        );
-    }
-    html.push_str("</div></article>\n");
 }
 
 /// A panel: heading, chart and table of one summary section.
@@ -363,7 +321,7 @@ fn panel(html: &mut String, heading: &str, hint: &str, rows: &[(String, u64, &st
         "<section class=\"panel\"><h2>{heading}</h2><p class=\"hint\">{hint}</p>"
     );
     let max = rows.iter().map(|r| r.1).max().unwrap_or(0);
-    html.push_str(&bar_chart(rows, max));
+    html.push_str(&bar_chart(heading, rows, max));
     html.push_str("<table><tbody>");
     for (label, n, _) in rows {
         let share = if total > 0 {
@@ -389,16 +347,23 @@ fn panel(html: &mut String, heading: &str, hint: &str, rows: &[(String, u64, &st
 
 /// A horizontal bar chart: one labelled bar per row, the longest row filling the width.
 /// The third element of a row is a class (`error`, `warning`, `info`) that colours its bar.
-fn bar_chart(rows: &[(String, u64, &str)], max: u64) -> String {
+/// Its text alternative names every bar with its count (the table beside holds the same).
+fn bar_chart(name: &str, rows: &[(String, u64, &str)], max: u64) -> String {
     const WIDTH: u32 = 520;
     const LABEL: u32 = 190;
     const ROW: u32 = 24;
     const BAR_SPACE: u32 = WIDTH - LABEL - 70;
     let height = ROW * rows.len() as u32 + 4;
     let mut svg = String::new();
+    let alternative = rows
+        .iter()
+        .map(|(label, n, _)| format!("{label}: {}", thousands(*n)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let alternative = escape_html(&format!("{name} (bar chart): {alternative}"));
     let _ = write!(
         svg,
-        r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" role="img">"#
+        r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" role="img" aria-label="{alternative}"><title>{alternative}</title>"#
     );
     for (i, (label, n, class)) in rows.iter().enumerate() {
         let y = i as u32 * ROW + 2;
@@ -435,25 +400,26 @@ fn bar_chart(rows: &[(String, u64, &str)], max: u64) -> String {
 
 const STYLE: &str = "
 :root { --ink: #1f2933; --dim: #6b7280; --line: #e5e7eb; --bar: #2563eb;
-  --error: #c62828; --warning: #b7791f; --info: #6b7280; }
+  --error: #c62828; --warning: #9a6700; --info: #4b5563; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif;
   color: var(--ink); background: #f7f7f5; }
 header { background: #1f2933; color: #fff; padding: 20px 32px; }
-header h1 { margin: 0; font-size: 24px; }
-header .meta { margin: 4px 0 0; color: #cbd5e1; }
+header h1 { margin: 0; font-size: 24px; overflow-wrap: anywhere; }
+header .meta { margin: 4px 0 0; color: #cbd5e1; overflow-wrap: anywhere; }
 main { padding: 24px 32px; max-width: 1240px; }
 h2 { font-size: 18px; margin: 0 0 4px; }
 .hint { margin: 0 0 10px; color: var(--dim); font-size: 13px; }
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin-bottom: 20px; }
-.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 18px; min-width: 150px; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 18px; min-width: 140px; flex: 1 1 140px; }
 .card .value { font-size: 26px; font-weight: 650; }
 .card .label { color: var(--dim); font-size: 13px; }
 .card.error .value { color: var(--error); } .card.warning .value { color: var(--warning); }
 .card.info .value { color: var(--info); }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 16px; }
-.panel { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 18px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(520px, 100%), 1fr)); gap: 16px; }
+.panel { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 18px; min-width: 0; }
 .panel.wide { margin-top: 16px; }
+svg.chart { max-width: 100%; height: auto; }
 table { border-collapse: collapse; width: 100%; margin-top: 8px; font-size: 14px; }
 td, th { padding: 3px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 td code { white-space: nowrap; }
@@ -461,17 +427,42 @@ td code { white-space: nowrap; }
 .chart-label { font-size: 13px; fill: var(--ink); } .chart-value { font-size: 12px; fill: var(--dim); }
 .bar { fill: var(--bar); } .bar.error { fill: var(--error); } .bar.warning { fill: var(--warning); }
 .bar.info { fill: #9ca3af; }
-.sev { font-size: 12px; font-weight: 600; padding: 1px 6px; border-radius: 4px; color: #fff; }
+.sev { font-size: 12px; font-weight: 600; padding: 1px 6px; border-radius: 4px; color: #fff; white-space: nowrap; }
 .sev.error { background: var(--error); } .sev.warning { background: var(--warning); }
 .sev.info { background: var(--info); }
+.scroll { overflow-x: auto; max-width: 100%; }
+.list, .files { font-size: 13px; } .list td { white-space: nowrap; }
+.list td:first-child, .files td:first-child { white-space: normal; overflow-wrap: anywhere; min-width: 12em; }
+.list td:nth-child(3), .list td:nth-child(5) { white-space: normal; min-width: 10em; }
+.groups details { border-top: 1px solid var(--line); padding: 6px 0; }
+.groups summary { cursor: pointer; overflow-wrap: anywhere; }
 .errors { margin-top: 24px; }
-.error-card { display: flex; gap: 20px; background: #fff; border: 1px solid var(--line);
+.error-card { display: flex; flex-wrap: wrap; gap: 20px; background: #fff; border: 1px solid var(--line);
   border-left: 4px solid var(--error); border-radius: 8px; padding: 16px; margin-bottom: 14px; }
-.error-card .board { flex: none; font-family: 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols 2', serif; }
-.error-card h3 { margin: 0 0 6px; font-size: 15px; font-family: ui-monospace, 'DejaVu Sans Mono', monospace; }
+.error-card .board { flex: none; max-width: 100%; height: auto; font-family: 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols 2', serif; }
+.error-card .detail { flex: 1 1 280px; min-width: 0; }
+.error-card h3 { margin: 0 0 6px; font-size: 15px; font-family: ui-monospace, 'DejaVu Sans Mono', monospace; overflow-wrap: anywhere; }
 .error-card .message { font-weight: 600; margin: 6px 0; } .error-card .why { color: var(--dim); margin: 6px 0; }
+.error-card .game, .error-card .moves { margin: 4px 0; }
 .fen code { font-size: 12px; color: var(--dim); word-break: break-all; }
 .tags { width: auto; font-size: 13px; } .tags th { color: var(--dim); font-weight: 500; }
-.no-board { width: 370px; color: var(--dim); }
+.tags td { overflow-wrap: anywhere; }
+.no-board { width: 100%; max-width: 370px; color: var(--dim); }
 .empty { color: var(--dim); } .more { font-weight: 600; }
+@media (max-width: 600px) {
+  header { padding: 14px 16px; } header h1 { font-size: 20px; }
+  main { padding: 14px 12px; }
+  .panel { padding: 12px; } .error-card { padding: 12px; }
+  .files td:first-child { min-width: 0; }
+  .codes thead { display: none; }
+  .codes tr { display: block; padding: 6px 0; border-bottom: 1px solid var(--line); }
+  .codes td { display: inline; border: 0; padding: 0 6px 0 0; }
+  .codes td:nth-child(4) { display: block; color: var(--dim); }
+  .list thead { display: none; }
+  .list tr { display: block; padding: 6px 0; border-bottom: 1px solid var(--line); }
+  .list td { display: inline; border: 0; padding: 0 6px 0 0; white-space: normal; overflow-wrap: anywhere; }
+  .list td:nth-child(2) { white-space: nowrap; }
+  .list td:nth-child(2)::before { content: 'game '; color: var(--dim); }
+  .list td:nth-child(5) { display: block; }
+}
 ";

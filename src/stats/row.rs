@@ -1,10 +1,11 @@
 //! The per-game record of `pgnkit stats`: one CSV row or JSON line, SPEC.md's columns in
 //! SPEC.md's order.
 
-use shakmaty::Position;
+use shakmaty::{Color, Position};
 
 use crate::output::records::{Cells, Column, Record};
 use crate::rules::GameReport;
+use crate::rules::replay::annotations::Clock;
 use crate::rules::replay::fen_of;
 
 /// One game's row. Games that never reached a position (unreadable, unsupported variant,
@@ -49,6 +50,21 @@ pub struct StatsRow<'a> {
     // Columns beyond SPEC.md's list.
     /// Promotions to a rook, bishop or knight (included in `promotions`).
     pub under_promotions: u32,
+    // SPEC.md "Tag columns and annotations": clocks in seconds, evaluation figures.
+    pub clocks: u32,
+    pub white_clock_end: Option<Clock>,
+    pub black_clock_end: Option<Clock>,
+    pub white_clock_min: Option<Clock>,
+    pub black_clock_min: Option<Clock>,
+    pub evals: u32,
+    pub white_acpl: Option<u64>,
+    pub black_acpl: Option<u64>,
+    pub white_inaccuracies: u32,
+    pub black_inaccuracies: u32,
+    pub white_mistakes: u32,
+    pub black_mistakes: u32,
+    pub white_blunders: u32,
+    pub black_blunders: u32,
     /// The values of the `--tags` columns, in the order named ("" for an absent tag).
     pub tags: Vec<&'a str>,
 }
@@ -61,6 +77,12 @@ impl<'a> StatsRow<'a> {
         let position = report.final_pos.as_ref();
         let counts = &report.counts;
         let draws = &report.draws;
+        let notes = &report.annotations;
+        let [white_clock_end, black_clock_end] = notes.clock_end;
+        let [white_clock_min, black_clock_min] = notes.clock_min;
+        let [white_inaccuracies, black_inaccuracies] = notes.inaccuracies;
+        let [white_mistakes, black_mistakes] = notes.mistakes;
+        let [white_blunders, black_blunders] = notes.blunders;
         StatsRow {
             file: &report.file,
             game: report.index,
@@ -96,14 +118,28 @@ impl<'a> StatsRow<'a> {
             insufficient_material: insufficient_material(report),
             result_consistent: report.result_consistent,
             under_promotions: counts.under_promotions,
+            clocks: notes.clocks,
+            white_clock_end,
+            black_clock_end,
+            white_clock_min,
+            black_clock_min,
+            evals: notes.evals,
+            white_acpl: notes.acpl(Color::White),
+            black_acpl: notes.acpl(Color::Black),
+            white_inaccuracies,
+            black_inaccuracies,
+            white_mistakes,
+            black_mistakes,
+            white_blunders,
+            black_blunders,
             tags: tag_columns.iter().map(|name| tag(name)).collect(),
         }
     }
 }
 
 impl Record for StatsRow<'_> {
-    /// SPEC.md's columns in SPEC.md's order, then `under_promotions`; tag columns are
-    /// strings. The `--tags` columns follow, as extra columns.
+    /// SPEC.md's columns in SPEC.md's order, then `under_promotions`, the clock and
+    /// evaluation columns; tag columns are strings. The `--tags` columns follow, as extra columns.
     const COLUMNS: &'static [Column] = &[
         Column::string("file"),
         Column::number("game"),
@@ -139,6 +175,21 @@ impl Record for StatsRow<'_> {
         Column::bool("insufficient_material"),
         Column::bool("result_consistent"),
         Column::number("under_promotions"),
+        // Clocks in seconds (a decimal when the clock has a fraction), evaluation figures.
+        Column::number("clocks"),
+        Column::number("white_clock_end"),
+        Column::number("black_clock_end"),
+        Column::number("white_clock_min"),
+        Column::number("black_clock_min"),
+        Column::number("evals"),
+        Column::number("white_acpl"),
+        Column::number("black_acpl"),
+        Column::number("white_inaccuracies"),
+        Column::number("black_inaccuracies"),
+        Column::number("white_mistakes"),
+        Column::number("black_mistakes"),
+        Column::number("white_blunders"),
+        Column::number("black_blunders"),
     ];
     const EMPTY_STRING_IS_NULL: bool = true;
 
@@ -177,6 +228,27 @@ impl Record for StatsRow<'_> {
         cells.bool(self.insufficient_material);
         cells.bool(self.result_consistent);
         cells.number(self.under_promotions);
+        cells.number(self.clocks);
+        for clock in [
+            self.white_clock_end,
+            self.black_clock_end,
+            self.white_clock_min,
+            self.black_clock_min,
+        ] {
+            match clock {
+                Some(clock) => cells.text(&clock.to_text()),
+                None => cells.optional(None::<u32>),
+            }
+        }
+        cells.number(self.evals);
+        cells.optional(self.white_acpl);
+        cells.optional(self.black_acpl);
+        cells.number(self.white_inaccuracies);
+        cells.number(self.black_inaccuracies);
+        cells.number(self.white_mistakes);
+        cells.number(self.black_mistakes);
+        cells.number(self.white_blunders);
+        cells.number(self.black_blunders);
         for value in &self.tags {
             cells.text(value);
         }

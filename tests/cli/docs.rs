@@ -130,6 +130,7 @@ fn example_fixtures() -> tempfile::TempDir {
     copy("sample/twic1599-excerpt.pgn", "games.pgn");
     copy("sample/twic1599-excerpt.pgn", "big.pgn");
     copy("ux/event.pgn", "event.pgn");
+    copy("stats/annotated.pgn", "lichess.pgn");
     copy("convert/immortal_messy.pgn", "messy.pgn");
     copy("perft/tricky.perft", "tricky.perft");
     copy("perft/perftsuite_head.epd", "perftsuite.epd");

@@ -27,6 +27,7 @@
 
 mod util;
 
+mod annotations;
 mod check_fen;
 mod cli_surface;
 mod convert;

@@ -62,7 +62,15 @@ fn report_is_one_self_contained_page() {
     let html = report_of(&[]);
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.trim_end().ends_with("</html>"));
-    for outside in ["<script", " src=", "href=", "url(", "@import", "https:"] {
+    for outside in [
+        "<script",
+        " src=",
+        "href=\"http",
+        "href=\"//",
+        "url(",
+        "@import",
+        "https:",
+    ] {
         assert!(
             !html.contains(outside),
             "the page reaches outside: {outside}"
@@ -106,22 +114,22 @@ fn report_draws_a_board_with_an_arrow_for_each_error() {
     assert_eq!(cards.len(), 2, "one card per error");
     for (card, position) in cards.iter().zip(["5. O-O", "4. Nd5"]) {
         assert_eq!(card.matches("<svg").count(), 1, "one board: {card}");
-        assert!(card.contains(&format!("aria-label=\"position before {position}\"")));
+        assert!(card.contains(&format!("aria-label=\"position before {position}, FEN ")));
         // The arrow's head is the board's only polygon.
         assert_eq!(card.matches("<polygon").count(), 1, "one arrow: {card}");
     }
     let text = text_of(&html);
     assert!(
-        text.contains(" White Clark, C. "),
-        "the game's tags: {text}"
+        text.contains(" Clark, C. \u{2013} Dunn, D. "),
+        "the game's players: {text}"
     );
     assert!(text.contains("the knight on c3 is pinned by Bb4 against the king on e1"));
-    assert!(!text.contains("not drawn"));
+    assert!(!text.contains("without a board"));
 
     let limited = report_of(&["--limit", "1"]);
     assert_eq!(articles(&limited).len(), 1);
     assert!(
-        text_of(&limited).contains("1 more error finding not drawn"),
+        text_of(&limited).contains("1 more error finding without a board (the first 1 have one"),
         "the rest is counted"
     );
 }
@@ -144,4 +152,198 @@ fn report_lists_insufficient_material_among_the_draw_rules() {
     assert_eq!(code, 0, "{stderr}");
     // The termination is `insufficient-material`; the draw rule's name has an underscore.
     assert!(html.contains("insufficient_material"), "{html}");
+}
+
+/// `&amp;` and its kin back to text, as a browser shows them.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// The text of every cell of one table row.
+fn cells(row: &tl::HTMLTag, parser: &tl::Parser) -> Vec<String> {
+    row.query_selector(parser, "td")
+        .unwrap()
+        .map(|cell| unescape(&cell.get(parser).unwrap().inner_text(parser)))
+        .collect()
+}
+
+/// Each group of the findings table: its code and the cells of its rows, in order.
+fn code_groups(html: &str) -> Vec<(String, Vec<Vec<String>>)> {
+    let dom = tl::parse(html, tl::ParserOptions::default()).unwrap();
+    let parser = dom.parser();
+    let mut groups = Vec::new();
+    for group in dom.query_selector("details").unwrap() {
+        let group = group.get(parser).unwrap().as_tag().unwrap();
+        let Some(id) = group.attributes().id() else {
+            continue;
+        };
+        let Some(code) = id.as_utf8_str().strip_prefix("code-").map(str::to_string) else {
+            continue;
+        };
+        let rows = group
+            .query_selector(parser, "tr")
+            .unwrap()
+            .map(|row| cells(row.get(parser).unwrap().as_tag().unwrap(), parser))
+            .filter(|row| !row.is_empty())
+            .collect();
+        groups.push((code, rows));
+    }
+    groups
+}
+
+/// The page of `report` over the sample archive and the event, every finding listed,
+/// one board, and the findings `validate` reports on the same input.
+fn report_and_findings() -> (String, Vec<serde_json::Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    let sample = testdata("sample").to_str().unwrap().to_string();
+    let event = testdata("ux/event.pgn").to_str().unwrap().to_string();
+    let inputs = [sample.as_str(), event.as_str()];
+    let mut args = vec!["report", "-q", "--level", "info", "--limit", "1"];
+    args.extend_from_slice(&inputs);
+    args.extend_from_slice(&["-o", page.to_str().unwrap()]);
+    let (code, _, stderr) = run_args(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let mut args = vec!["validate", "-q", "--level", "info", "--format", "jsonl"];
+    args.extend_from_slice(&inputs);
+    let (_, stdout, _) = run_args(&args);
+    let findings = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (std::fs::read_to_string(&page).unwrap(), findings)
+}
+
+#[test]
+fn report_lists_every_finding_with_a_row_that_links_to_its_board() {
+    let (html, findings) = report_and_findings();
+    assert!(findings.len() > 20, "the input has findings of every kind");
+    let dom = tl::parse(&html, tl::ParserOptions::default()).unwrap();
+    let parser = dom.parser();
+
+    // Every finding has a row in the group of its code: (code, file, game, message).
+    let mut rows = Vec::new();
+    for (code, group) in code_groups(&html) {
+        for row in group {
+            rows.push((code.clone(), row[0].clone(), row[1].clone(), row[4].clone()));
+        }
+    }
+    let mut expected: Vec<(String, String, String, String)> = findings
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["file"].as_str().unwrap().to_string(),
+                f["game"].to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    rows.sort();
+    expected.sort();
+    assert_eq!(rows, expected);
+
+    // Every link points inside the page, at an element that exists; the one board drawn
+    // is linked from its row.
+    let ids: Vec<String> = dom
+        .nodes()
+        .iter()
+        .filter_map(|node| node.as_tag()?.attributes().id())
+        .map(|id| id.as_utf8_str().to_string())
+        .collect();
+    let links: Vec<String> = dom
+        .query_selector("a")
+        .unwrap()
+        .filter_map(|a| a.get(parser)?.as_tag()?.attributes().get("href").flatten())
+        .map(|href| href.as_utf8_str().to_string())
+        .collect();
+    assert_eq!(links, ["#card-1"]);
+    for link in &links {
+        assert!(ids.contains(&link[1..].to_string()), "{link} has no target");
+    }
+
+    // Nothing outside the page: no element loads or links anything else.
+    for node in dom.nodes() {
+        let Some(tag) = node.as_tag() else { continue };
+        let name = tag.name().as_utf8_str().to_string();
+        assert!(
+            !["script", "link", "img", "iframe"].contains(&name.as_str()),
+            "{name}"
+        );
+        for attribute in ["src", "href", "xlink:href"] {
+            if let Some(Some(value)) = tag.attributes().get(attribute) {
+                let value = value.as_utf8_str();
+                assert!(value.starts_with('#'), "{name} {attribute}={value}");
+            }
+        }
+    }
+}
+
+#[test]
+fn report_names_the_players_of_a_wrong_result() {
+    let html = report_of(&[]);
+    let groups = code_groups(&html);
+    let (_, rows) = groups
+        .iter()
+        .find(|(code, _)| code == "result.mismatch")
+        .expect("a group for the warning");
+    let row = &rows[0];
+    assert_eq!(row[1], "4");
+    assert_eq!(row[2], "Green, G. \u{2013} Hill, H.");
+}
+
+#[test]
+fn report_with_limit_zero_draws_no_board_and_still_lists_the_errors() {
+    let html = report_of(&["--limit", "0"]);
+    assert_eq!(html.matches("<article class=\"error-card\"").count(), 0);
+    assert!(html.contains(
+        "No board drawn (--limit 0): the 2 error findings are all in the findings table"
+    ));
+    assert!(!html.contains("the first 0"));
+    assert!(html.contains("id=\"code-move.illegal\""));
+    assert!(html.contains("id=\"code-castling.through-check\""));
+}
+
+#[test]
+fn report_card_shows_the_game_and_the_moves_before_and_folds_the_other_tags() {
+    let html = report_of(&[]);
+    let card = html
+        .split("<article class=\"error-card\" id=\"card-1\">")
+        .nth(1)
+        .unwrap()
+        .split("</article>")
+        .next()
+        .unwrap();
+    assert!(card.contains("Clark, C. \u{2013} Dunn, D."), "{card}");
+    assert!(card.contains("Club Championship, round"), "{card}");
+    assert!(
+        card.contains("\u{2026} 2. Nf3 Ba6 3. g3 e6 4. Bg2 Nf6 <strong>5. O-O</strong>"),
+        "{card}"
+    );
+    let folded = card.split("<details>").nth(1).expect("other tags folded");
+    assert!(!folded.contains("<th>White</th>"));
+    assert!(!card.contains("<th>line</th>"));
+}
+
+#[test]
+fn report_charts_and_boards_have_a_text_alternative() {
+    let html = report_of(&[]);
+    let dom = tl::parse(&html, tl::ParserOptions::default()).unwrap();
+    let parser = dom.parser();
+    let svgs: Vec<_> = dom.query_selector("svg").unwrap().collect();
+    assert!(svgs.len() >= 7);
+    for svg in svgs {
+        let svg = svg.get(parser).unwrap().as_tag().unwrap();
+        let label = svg
+            .attributes()
+            .get("aria-label")
+            .flatten()
+            .expect("aria-label");
+        assert!(label.as_utf8_str().len() > 10, "{:?}", label.as_utf8_str());
+    }
+    assert!(html.contains("aria-label=\"Results (bar chart): 1-0: 3, 0-1: 1"));
 }

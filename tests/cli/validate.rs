@@ -423,6 +423,157 @@ fn shard_selects_games_by_global_index() {
     assert!(stderr.contains("K must be below N"), "{stderr}");
 }
 
+/// Text findings of `validate` on a fixture with extra flags (summary line left out).
+fn text_of(name: &str, extra: &[&str]) -> String {
+    let file = path(name);
+    let mut args = vec!["validate", "-q", file.as_str()];
+    args.extend_from_slice(extra);
+    let (_, stdout, stderr) = run_args(&args);
+    assert!(!stderr.contains("error:"), "{stderr}");
+    stdout
+}
+
+#[test]
+fn compact_prints_one_line_per_finding() {
+    let compact = text_of("validate/codes.pgn", &["--compact"]);
+    assert_eq!(compact.lines().count(), 4, "{compact}");
+    assert!(
+        compact.lines().all(|line| line.contains("]: ")),
+        "{compact}"
+    );
+    assert!(!compact.contains("why:"));
+}
+
+#[test]
+fn verbose_explains_every_finding_and_board_explains_each_code_once() {
+    // Games 1 and 5 are both `move.illegal`.
+    let verbose = text_of("validate/codes.pgn", &["--verbose"]);
+    assert_eq!(verbose.matches("    game: ").count(), 4, "{verbose}");
+    assert_eq!(
+        verbose.matches("    why:  No legal move").count(),
+        2,
+        "{verbose}"
+    );
+    let board = text_of("validate/codes.pgn", &["--board"]);
+    assert_eq!(board.matches("    game: ").count(), 4, "{board}");
+    assert_eq!(
+        board.matches("    why:  No legal move").count(),
+        1,
+        "{board}"
+    );
+    assert_eq!(board.matches("    why:  ").count(), 3, "{board}");
+}
+
+#[test]
+fn select_and_ignore_pick_codes_by_prefix() {
+    let file = path("validate/codes.pgn");
+    let codes = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["validate", "-q", "--format", "jsonl", file.as_str()];
+        args.extend_from_slice(extra);
+        let (_, stdout, _) = run_args(&args);
+        stdout
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["code"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(
+        codes(&[]),
+        [
+            "move.illegal",
+            "move.ambiguous",
+            "move.syntax",
+            "move.illegal"
+        ]
+    );
+    assert_eq!(
+        codes(&["--select", "move.ill"]),
+        ["move.illegal", "move.illegal"]
+    );
+    assert_eq!(
+        codes(&["--select", "move.", "--ignore", "move.illegal,move.syntax"]),
+        ["move.ambiguous"]
+    );
+    assert_eq!(codes(&["--ignore", "move."]), Vec::<String>::new());
+    // What is not reported does not fail the run.
+    let (code, _, _) = run_args(&["validate", "-q", "--ignore", "move.", file.as_str()]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn select_of_a_code_that_does_not_exist_is_refused() {
+    let file = path("validate/codes.pgn");
+    let (code, _, stderr) = run_args(&["validate", "-q", "--select", "mvoe.", file.as_str()]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--select mvoe.: no finding code starts so"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn game_file_n_picks_the_game_a_finding_names_in_a_folder() {
+    let (dir, _) = temp_file("a.pgn", b"1. e4 e5 *\n\n1. e4 e5 2. Ke3 *\n");
+    std::fs::write(
+        dir.path().join("b.pgn"),
+        b"1. d4 d5 *\n\n1. d4 d5 2. Kd3 *\n",
+    )
+    .unwrap();
+    let folder = dir.path().to_str().unwrap().to_string();
+    let (_, all, _) = run_args(&["validate", "-q", &folder]);
+    // The finding of b.pgn names it `game 2`, its own file's numbering ...
+    let line = all.lines().find(|l| l.contains("b.pgn")).unwrap();
+    assert!(
+        line.contains(": game 2, 2. Kd3: error[move.illegal]"),
+        "{all}"
+    );
+    let file = line.split(':').next().unwrap().to_string();
+    // ... and `--game FILE:2` picks exactly that game.
+    let pick = format!("{file}:2");
+    let (code, one, stderr) = run_args(&["validate", "-q", &folder, "--game", &pick]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(one, format!("{line}\n"));
+    // `--game 2` still counts over the whole input (the second game of a.pgn).
+    let (_, second, _) = run_args(&["validate", "-q", &folder, "--game", "2"]);
+    assert!(second.contains("a.pgn:3: game 2, 2. Ke3"), "{second}");
+    let (code, _, stderr) = run_args(&["validate", "-q", &folder, "--game", "c.pgn:1"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no input file is named so"), "{stderr}");
+}
+
+#[test]
+fn unknown_elo_written_as_the_standard_says_is_not_a_bad_value() {
+    let pgn =
+        "[WhiteElo \"?\"]\n[BlackElo \"-\"]\n\n1. e4 e5 *\n\n[WhiteElo \"21OO\"]\n\n1. e4 e5 *\n";
+    let bad: Vec<u64> = findings_of(pgn, &["--level", "info"])
+        .iter()
+        .filter(|f| f["code"] == "tag.bad-value")
+        .map(|f| f["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(bad, [2]);
+}
+
+#[test]
+fn board_of_a_game_level_finding_is_the_final_position() {
+    // White is checkmated, the result says White won: `result.mismatch`, no move.
+    let (_, out, _) = run(&["validate", "-q", "--board"], "1. f3 e5 2. g4 Qh4# 1-0\n");
+    assert!(out.contains("warning[result.mismatch]"), "{out}");
+    assert!(out.contains("    final position:\n"), "{out}");
+    assert!(out.contains("    4  .  .  .  .  .  .  P  q"), "{out}");
+}
+
+#[test]
+fn en_passant_window_closed_board_does_not_ring_the_own_king() {
+    let out = text_of("diagnosis/en_passant.pgn", &["--board", "--game", "2"]);
+    assert!(out.contains("error[en-passant.window-closed]"), "{out}");
+    assert!(out.contains("    1  R  .  B  Q  K  B  N  R"), "{out}");
+    assert!(!out.contains("*K*"), "{out}");
+}
+
 fn event() -> String {
     testdata("ux/event.pgn").to_str().unwrap().to_string()
 }

@@ -119,6 +119,8 @@ codes! {
         "The same tag appears twice: often two games run together for want of a blank line.";
     SetupImplausible => "setup.implausible", Info,
         "The [FEN] position is legal but could hardly arise in a game (see pgnkit check-fen).";
+    CommentBadAnnotation => "comment.bad-annotation", Info,
+        "A [%clk H:MM:SS] or [%eval X] command in a comment cannot be read; stats passes over it.";
 }
 
 impl fmt::Display for Code {

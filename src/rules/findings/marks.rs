@@ -193,7 +193,10 @@ fn en_passant_marks(setup: &Setup, from: Square, to: Square, code: Code, marks: 
         let attackers =
             setup.board.attacks_to(king, !setup.turn, occupied) & !Bitboard::from(taken);
         marks.danger.extend(attackers);
-        marks.note.push(king);
+        // The king is named only when the capture would expose it.
+        if !attackers.is_empty() {
+            marks.note.push(king);
+        }
     }
 }
 
@@ -236,7 +239,7 @@ fn castling_marks(setup: &Setup, side: CastlingSide) -> Marks {
     }
     for square in path {
         let attackers = board.attacks_to(square, !us, board.occupied());
-        if attackers.any() {
+        if !attackers.is_empty() {
             marks.danger.push(square);
             marks.danger.extend(attackers);
         }

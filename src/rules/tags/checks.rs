@@ -81,8 +81,9 @@ fn bad_value(name: &str, value: &str) -> Option<&'static str> {
         "Date" | "UTCDate" | "EventDate" if !is_date(value) => {
             Some("a date is written YYYY.MM.DD, with `?` for unknown digits")
         }
+        // The PGN standard writes an unknown value `?` and an inapplicable one `-`.
         "WhiteElo" | "BlackElo"
-            if !value.is_empty() && !value.bytes().all(|b| b.is_ascii_digit()) =>
+            if !matches!(value, "" | "?" | "-") && !value.bytes().all(|b| b.is_ascii_digit()) =>
         {
             Some("an Elo rating is a number")
         }

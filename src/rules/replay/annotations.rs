@@ -1,0 +1,532 @@
+//! Clock and evaluation annotations (`[%clk 0:03:00]`, `[%eval 0.17]`, `[%eval #-2]`) in
+//! the comments after main-line moves, and the `stats` figures made of them (SPEC.md "Tag
+//! columns and annotations": lichess's centipawn loss and winning-chance judgements).
+
+use serde::{Serialize, Serializer};
+use shakmaty::Color;
+
+/// A clock reading: seconds and nanoseconds, as written (`1:02:03.4` is 3723 s 400 ms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Clock {
+    seconds: u64,
+    nanos: u32,
+}
+
+impl Clock {
+    /// Reads `H:MM:SS` with an optional decimal fraction of the seconds (up to 9 digits);
+    /// minutes and seconds have one or two digits and are below 60.
+    pub fn parse(text: &[u8]) -> Option<Clock> {
+        let mut parts = text.splitn(3, |&b| b == b':');
+        let hours = digits_value(parts.next()?, 1..=9)?;
+        let minutes = digits_value(parts.next()?, 1..=2)?;
+        let (whole, fraction) = match parts.next()? {
+            [whole @ .., b'.'] => (whole, &[][..]),
+            rest => match rest.iter().position(|&b| b == b'.') {
+                Some(dot) => (rest.get(..dot)?, rest.get(dot + 1..)?),
+                None => (rest, &[][..]),
+            },
+        };
+        let seconds = digits_value(whole, 1..=2)?;
+        if minutes >= 60 || seconds >= 60 || fraction.len() > 9 {
+            return None;
+        }
+        let mut nanos = 0u32;
+        for (i, &digit) in fraction.iter().enumerate() {
+            if !digit.is_ascii_digit() {
+                return None;
+            }
+            let place = 10u32.pow(8u32.saturating_sub(u32::try_from(i).ok()?));
+            nanos += u32::from(digit - b'0') * place;
+        }
+        Some(Clock {
+            seconds: hours * 3600 + minutes * 60 + seconds,
+            nanos,
+        })
+    }
+
+    /// `180`, `3723.4`: whole seconds as an integer, else the decimal without trailing zeros.
+    pub fn to_text(self) -> String {
+        if self.nanos == 0 {
+            return self.seconds.to_string();
+        }
+        let fraction = format!("{:09}", self.nanos);
+        format!("{}.{}", self.seconds, fraction.trim_end_matches('0'))
+    }
+}
+
+/// Whole seconds are written as an integer, others as a decimal number (in CSV the same
+/// digits as `to_text`; in JSON a number either way).
+impl Serialize for Clock {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.nanos == 0 {
+            serializer.serialize_u64(self.seconds)
+        } else {
+            // Parsed from the decimal text, so that the shortest float printed is that text.
+            let value: f64 = self.to_text().parse().unwrap_or(self.seconds as f64);
+            serializer.serialize_f64(value)
+        }
+    }
+}
+
+/// The value of 1 to `max` ASCII digits (at least `min`).
+fn digits_value(text: &[u8], len: std::ops::RangeInclusive<usize>) -> Option<u64> {
+    if !len.contains(&text.len()) || !text.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(
+        text.iter()
+            .fold(0u64, |value, &d| value * 10 + u64::from(d - b'0')),
+    )
+}
+
+/// An evaluation as written, from White's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Eval {
+    /// Centipawns (`0.17` is 17).
+    Centipawns(i64),
+    /// Mate in N for White (N > 0) or for Black (N < 0); 0: the side to move is mated.
+    Mate(i64),
+}
+
+impl Eval {
+    /// Reads `0.17`, `-1.52`, `+3`, `.5` (pawns, at most two decimals) or `#3`, `#-2`,
+    /// `#0`, optionally followed by `,DEPTH` as python-chess and cutechess write it.
+    pub fn parse(text: &[u8]) -> Option<Eval> {
+        let text = match text.iter().position(|&b| b == b',') {
+            Some(comma) => {
+                let (value, depth) = (text.get(..comma)?, text.get(comma + 1..)?);
+                if depth.is_empty() || !depth.iter().all(u8::is_ascii_digit) {
+                    return None;
+                }
+                value
+            }
+            None => text,
+        };
+        if let Some(mate) = text.strip_prefix(b"#") {
+            let (negative, digits) = signed(mate);
+            let moves = i64::try_from(digits_value(digits, 1..=9)?).ok()?;
+            return Some(Eval::Mate(if negative { -moves } else { moves }));
+        }
+        let (negative, number) = signed(text);
+        let (whole, fraction) = match number.iter().position(|&b| b == b'.') {
+            Some(dot) => (number.get(..dot)?, number.get(dot + 1..)?),
+            None => (number, &[][..]),
+        };
+        if whole.is_empty() && fraction.is_empty() {
+            return None;
+        }
+        let pawns = if whole.is_empty() {
+            0
+        } else {
+            digits_value(whole, 1..=9)?
+        };
+        let hundredths = match fraction {
+            [] => 0,
+            [tenths] if tenths.is_ascii_digit() => u64::from(tenths - b'0') * 10,
+            [_, _] => digits_value(fraction, 2..=2)?,
+            _ => return None,
+        };
+        let centipawns = i64::try_from(pawns * 100 + hundredths).ok()?;
+        Some(Eval::Centipawns(if negative {
+            -centipawns
+        } else {
+            centipawns
+        }))
+    }
+}
+
+/// A leading `-` or `+`, and the rest.
+fn signed(text: &[u8]) -> (bool, &[u8]) {
+    match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    }
+}
+
+/// What one comment holds: its first well-formed clock and evaluation, and the malformed
+/// `[%clk ...]` / `[%eval ...]` commands (as written, for the finding).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CommentAnnotations<'a> {
+    pub clock: Option<Clock>,
+    pub eval: Option<Eval>,
+    pub bad: Vec<&'a [u8]>,
+}
+
+/// Reads the `[%clk ...]` and `[%eval ...]` commands of one comment's text. Other
+/// commands (`[%csl ...]`, `[%emt ...]`) are none of ours and are passed over.
+pub fn read_comment(text: &[u8]) -> CommentAnnotations<'_> {
+    let mut found = CommentAnnotations::default();
+    let mut from = 0;
+    while let Some(rest) = text.get(from..) {
+        let Some(at) = memchr::memmem::find(rest, b"[%") else {
+            break;
+        };
+        let command = rest.get(at..).unwrap_or_default();
+        let body = command.get(2..).unwrap_or_default();
+        let name_len = body
+            .iter()
+            .position(|b| !b.is_ascii_alphabetic())
+            .unwrap_or(body.len());
+        let name = body.get(..name_len).unwrap_or_default();
+        let end = command.iter().position(|&b| b == b']');
+        from += at + end.map_or(2, |end| end + 1);
+        if name != b"clk" && name != b"eval" {
+            continue;
+        }
+        // The whole command for the finding: up to its `]`, or the first 40 bytes.
+        let written = command
+            .get(..end.map_or(command.len().min(40), |end| end + 1))
+            .unwrap_or_default();
+        let argument = end
+            .and_then(|end| body.get(name_len..end.checked_sub(2)?))
+            .filter(|arg| arg.first().is_some_and(u8::is_ascii_whitespace))
+            .map(<[u8]>::trim_ascii);
+        let read_ok = match (name, argument) {
+            (b"clk", Some(argument)) => Clock::parse(argument).map(|clock| {
+                found.clock.get_or_insert(clock);
+            }),
+            (_, Some(argument)) => Eval::parse(argument).map(|eval| {
+                found.eval.get_or_insert(eval);
+            }),
+            (_, None) => None,
+        };
+        if read_ok.is_none() {
+            found.bad.push(written);
+        }
+    }
+    found
+}
+
+/// Whether a comment may hold an annotation: `[%` somewhere (the only cost paid by
+/// comments without one).
+pub fn may_annotate(text: &[u8]) -> bool {
+    memchr::memchr_iter(b'%', text).any(|at| at > 0 && text.get(at - 1) == Some(&b'['))
+}
+
+/// lichess's bounds: centipawn scores are clamped to ±1000, and a mate counts as 1000
+/// for the side that mates.
+const CEILING: i64 = 1000;
+
+/// An evaluation from White's point of view after clamping; `mate` when it was a mate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Score {
+    centipawns: i64,
+    mate: bool,
+}
+
+/// Winning chances from White's point of view, -1 to 1 (lichess's `WinPercent`).
+fn winning_chances(centipawns: i64) -> f64 {
+    2.0 / (1.0 + (-0.003_682_08 * centipawns as f64).exp()) - 1.0
+}
+
+/// The clock and evaluation figures of one game, gathered move by move.
+#[derive(Debug, Clone, Default)]
+pub struct AnnotationFigures {
+    /// Moves with a clock.
+    pub clocks: u32,
+    /// Each side's last and lowest clock (White first).
+    pub clock_end: [Option<Clock>; 2],
+    pub clock_min: [Option<Clock>; 2],
+    /// Moves with an evaluation.
+    pub evals: u32,
+    /// Per side (White first): the counted moves, their summed loss, and judgements.
+    pub counted: [u32; 2],
+    pub loss_sum: [u64; 2],
+    pub inaccuracies: [u32; 2],
+    pub mistakes: [u32; 2],
+    pub blunders: [u32; 2],
+    /// Malformed `[%clk]` / `[%eval]` commands passed over.
+    pub bad: u32,
+    /// The last ply given a clock, and the last given an evaluation with its score.
+    clock_ply: u32,
+    last_eval: Option<(u32, Score)>,
+}
+
+fn side(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl AnnotationFigures {
+    /// Takes in what a comment after the move of `ply` (played by `mover`) holds; the
+    /// first clock and the first evaluation of a move count, later ones are passed over.
+    pub fn add(&mut self, ply: u32, mover: Color, found: &CommentAnnotations) {
+        self.bad += u32::try_from(found.bad.len()).unwrap_or(u32::MAX);
+        if let Some(clock) = found.clock
+            && self.clock_ply != ply
+        {
+            self.clock_ply = ply;
+            self.clocks += 1;
+            let s = side(mover);
+            if let Some(end) = self.clock_end.get_mut(s) {
+                *end = Some(clock);
+            }
+            if let Some(min) = self.clock_min.get_mut(s) {
+                *min = Some(min.map_or(clock, |m| m.min(clock)));
+            }
+        }
+        if let Some(eval) = found.eval
+            && self.last_eval.is_none_or(|(last, _)| last != ply)
+        {
+            self.evals += 1;
+            let score = match eval {
+                Eval::Centipawns(cp) => Score {
+                    centipawns: cp.clamp(-CEILING, CEILING),
+                    mate: false,
+                },
+                Eval::Mate(moves) => {
+                    // `#0`: the side to move is mated, so the mover mated.
+                    let white_mates = if moves == 0 {
+                        mover == Color::White
+                    } else {
+                        moves > 0
+                    };
+                    Score {
+                        centipawns: if white_mates { CEILING } else { -CEILING },
+                        mate: true,
+                    }
+                }
+            };
+            if let Some((last, before)) = self.last_eval
+                && ply >= 2
+                && last + 1 == ply
+            {
+                self.count_move(mover, before, score);
+            }
+            self.last_eval = Some((ply, score));
+        }
+    }
+
+    /// A move with an evaluation before and after it: its loss and judgement.
+    fn count_move(&mut self, mover: Color, before: Score, after: Score) {
+        let s = side(mover);
+        // From the mover's point of view.
+        let loss = match mover {
+            Color::White => before.centipawns - after.centipawns,
+            Color::Black => after.centipawns - before.centipawns,
+        }
+        .max(0);
+        if let (Some(counted), Some(sum)) = (self.counted.get_mut(s), self.loss_sum.get_mut(s)) {
+            *counted += 1;
+            *sum += loss.unsigned_abs();
+        }
+        if before.mate || after.mate {
+            return;
+        }
+        // lichess: the change in White's winning chances, negated for White.
+        let change = winning_chances(after.centipawns) - winning_chances(before.centipawns);
+        let drop = match mover {
+            Color::White => -change,
+            Color::Black => change,
+        };
+        let judgement = if drop >= 0.3 {
+            self.blunders.get_mut(s)
+        } else if drop >= 0.2 {
+            self.mistakes.get_mut(s)
+        } else if drop >= 0.1 {
+            self.inaccuracies.get_mut(s)
+        } else {
+            None
+        };
+        if let Some(count) = judgement {
+            *count += 1;
+        }
+    }
+
+    /// The side's mean loss, rounded half away from zero; `None` without a counted move.
+    pub fn acpl(&self, color: Color) -> Option<u64> {
+        let s = side(color);
+        let counted = u64::from(*self.counted.get(s)?);
+        let sum = *self.loss_sum.get(s)?;
+        (counted > 0).then(|| (2 * sum + counted) / (2 * counted))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::*;
+
+    fn clock(text: &str) -> Option<String> {
+        Clock::parse(text.as_bytes()).map(Clock::to_text)
+    }
+
+    #[test]
+    fn clocks_read_whole_and_fractional_seconds() {
+        assert_eq!(clock("0:03:00").as_deref(), Some("180"));
+        assert_eq!(clock("1:02:03.4").as_deref(), Some("3723.4"));
+        assert_eq!(clock("0:00:05.50").as_deref(), Some("5.5"));
+        assert_eq!(clock("0:00:07.").as_deref(), Some("7"));
+        assert_eq!(clock("0:0:7").as_deref(), Some("7"));
+        assert_eq!(
+            clock("12:59:59.123456789").as_deref(),
+            Some("46799.123456789")
+        );
+    }
+
+    #[test]
+    fn malformed_clocks_are_refused() {
+        for bad in [
+            "",
+            "3:00",
+            "0:60:00",
+            "0:00:60",
+            "0:003:00",
+            "a:03:00",
+            "0:03:00.x",
+            "0:03:00:00",
+            "-0:03:00",
+            "0:03:00.1234567891",
+            "1234567890:00:00",
+        ] {
+            assert_eq!(clock(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn clocks_print_as_json_numbers() {
+        let whole = Clock::parse(b"0:03:00").unwrap();
+        let part = Clock::parse(b"1:02:03.4").unwrap();
+        assert_eq!(serde_json::to_string(&whole).unwrap(), "180");
+        assert_eq!(serde_json::to_string(&part).unwrap(), "3723.4");
+    }
+
+    #[test]
+    fn evaluations_read_pawns_and_mates() {
+        let eval = |text: &str| Eval::parse(text.as_bytes());
+        assert_eq!(eval("0.17"), Some(Eval::Centipawns(17)));
+        assert_eq!(eval("-1.52"), Some(Eval::Centipawns(-152)));
+        assert_eq!(eval("+3"), Some(Eval::Centipawns(300)));
+        assert_eq!(eval("0.1"), Some(Eval::Centipawns(10)));
+        assert_eq!(eval("-.5"), Some(Eval::Centipawns(-50)));
+        assert_eq!(eval("2."), Some(Eval::Centipawns(200)));
+        assert_eq!(eval("0.29,20"), Some(Eval::Centipawns(29)));
+        assert_eq!(eval("#3"), Some(Eval::Mate(3)));
+        assert_eq!(eval("#-2"), Some(Eval::Mate(-2)));
+        assert_eq!(eval("#0"), Some(Eval::Mate(0)));
+        for bad in [
+            "", ".", "-", "0.175", "1.5x", "#", "#x", "0.17,", "M3", "1e3",
+        ] {
+            assert_eq!(eval(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn comments_give_their_first_clock_and_evaluation() {
+        let found = read_comment(b"{ [%eval 0.17] [%clk 0:03:00] [%clk 0:02:00] }");
+        assert_eq!(found.clock, Clock::parse(b"0:03:00"));
+        assert_eq!(found.eval, Some(Eval::Centipawns(17)));
+        assert!(found.bad.is_empty());
+    }
+
+    #[test]
+    fn malformed_commands_are_collected_and_others_passed_over() {
+        let found =
+            read_comment(b"{ [%csl Ga1] [%clk 0:3] [%eval] [%evalx 1] [%eval 0.5] [%clk 0:01:00");
+        assert_eq!(found.eval, Some(Eval::Centipawns(50)));
+        assert_eq!(found.clock, None);
+        let bad: Vec<&[u8]> = vec![b"[%clk 0:3]", b"[%eval]", b"[%clk 0:01:00"];
+        assert_eq!(found.bad, bad);
+    }
+
+    #[test]
+    fn only_comments_with_a_command_are_read() {
+        assert!(may_annotate(b"{ [%clk 0:03:00] }"));
+        assert!(!may_annotate(b"{ 50% of the time }"));
+        assert!(!may_annotate(b"{% start }"));
+    }
+
+    /// Feeds evaluations (None: a move without one) of plies 1, 2, ... from the start.
+    fn figures(evals: &[Option<Eval>]) -> AnnotationFigures {
+        let mut figures = AnnotationFigures::default();
+        for (i, eval) in evals.iter().enumerate() {
+            let ply = u32::try_from(i).unwrap() + 1;
+            let mover = if ply % 2 == 1 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let found = CommentAnnotations {
+                eval: *eval,
+                ..CommentAnnotations::default()
+            };
+            figures.add(ply, mover, &found);
+        }
+        figures
+    }
+
+    fn cp(value: i64) -> Option<Eval> {
+        Some(Eval::Centipawns(value))
+    }
+
+    #[test]
+    fn the_first_ply_never_counts() {
+        // The start position has no evaluation: 1. e4 {-5.00} is no loss for White.
+        let f = figures(&[cp(-500), cp(-500)]);
+        assert_eq!(f.evals, 2);
+        assert_eq!(f.counted, [0, 1]);
+        assert_eq!(f.acpl(Color::White), None);
+        assert_eq!(f.acpl(Color::Black), Some(0));
+        assert_eq!(f.blunders, [0, 0]);
+    }
+
+    #[test]
+    fn a_move_without_an_evaluation_breaks_the_chain() {
+        let f = figures(&[cp(0), cp(0), None, cp(-900), cp(-900)]);
+        // Ply 3 has none, so plies 3 and 4 do not count; ply 5 counts.
+        assert_eq!(f.counted, [1, 1]);
+        assert_eq!(f.acpl(Color::White), Some(0));
+    }
+
+    #[test]
+    fn scores_are_clamped_and_mates_count_as_the_ceiling() {
+        // Black's 0 -> 2000 counts as 0 -> 1000 (clamped, a blunder); White then plays
+        // into #-2: loss 2000, and no judgement since a mate score is involved.
+        let f = figures(&[cp(0), cp(2000), Some(Eval::Mate(-2))]);
+        assert_eq!(f.loss_sum, [2000, 1000]);
+        assert_eq!(f.blunders, [0, 1]);
+        // #0 after White mates: 1000 for White, so White's mating move loses nothing.
+        let f = figures(&[cp(0), cp(900), Some(Eval::Mate(0))]);
+        assert_eq!(f.loss_sum, [0, 900]);
+        // Black plays into a mate for White: 0 -> 1000 from White's view.
+        let f = figures(&[cp(0), Some(Eval::Mate(3))]);
+        assert_eq!(f.loss_sum, [0, 1000]);
+    }
+
+    #[test]
+    fn acpl_rounds_halves_away_from_zero() {
+        // White's counted losses 1 and 2: mean 1.5 -> 2.
+        let f = figures(&[cp(0), cp(0), cp(-1), cp(-1), cp(-3)]);
+        assert_eq!(f.loss_sum, [3, 0]);
+        assert_eq!(f.acpl(Color::White), Some(2));
+    }
+
+    /// The smallest drop to `to` from 0 (centipawns, White's move) that is judged.
+    fn first_judged(threshold: f64) -> i64 {
+        (1..1000)
+            .find(|&loss| winning_chances(0) - winning_chances(-loss) >= threshold)
+            .unwrap()
+    }
+
+    #[test]
+    fn judgements_start_exactly_at_their_thresholds() {
+        for (threshold, name) in [(0.1, "inaccuracy"), (0.2, "mistake"), (0.3, "blunder")] {
+            let at = first_judged(threshold);
+            let judged = |loss: i64| {
+                let f = figures(&[cp(0), cp(0), cp(-loss)]);
+                (f.inaccuracies[0], f.mistakes[0], f.blunders[0])
+            };
+            let expected = match name {
+                "inaccuracy" => ((1, 0, 0), (0, 0, 0)),
+                "mistake" => ((0, 1, 0), (1, 0, 0)),
+                _ => ((0, 0, 1), (0, 1, 0)),
+            };
+            assert_eq!(judged(at), expected.0, "{name} at {at}");
+            assert_eq!(judged(at - 1), expected.1, "{name} below {at}");
+        }
+    }
+}
