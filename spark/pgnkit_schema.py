@@ -55,6 +55,9 @@ STATS_COLUMNS = [
     ("insufficient_material", B),
     ("result_consistent", B),
     ("under_promotions", I),
+    ("opening_eco", S),
+    ("opening_name", S),
+    ("opening_ply", I),
     # SPEC.md "Tag columns and annotations": clocks in seconds (decimals where written so).
     ("clocks", I),
     ("white_clock_end", D),

@@ -9,8 +9,9 @@ use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_gam
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
 use crate::rules::replay::movetext::{Step, walk};
-use crate::rules::result::GameResult;
+use crate::rules::result::{GameResult, Termination};
 use crate::rules::{GameReport, ReplayOptions, Status};
+use shakmaty::Position as _;
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
 ///
@@ -26,8 +27,10 @@ use crate::rules::{GameReport, ReplayOptions, Status};
 /// rewritten to the main line's plies written. Games that cannot start (unsupported
 /// variant, invalid [FEN]) are reported and skipped. The termination marker and the
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
-/// `*`). With `--moves san` and `--moves lan` the output converts to itself byte for
-/// byte (a UCI promotion with capture is not read back).
+/// `*`); `--fix-results` replaces it where the final position decides the game, and
+/// `--add-opening` names the opening in the ECO and Opening tags (both change nothing
+/// when run again). With `--moves san` and `--moves lan` the output converts to itself
+/// byte for byte (a UCI promotion with capture is not read back).
 #[allow(
     rustdoc::broken_intra_doc_links,
     reason = "this is --help text: [FEN] is the PGN tag, not a link"
@@ -56,6 +59,19 @@ pub struct Args {
     /// Skip games whose main line has an error instead of writing them up to it.
     #[arg(long, help_heading = "Output")]
     pub skip_invalid: bool,
+
+    /// Set the ECO and Opening tags of each game whose opening is named (standard chess
+    /// from the standard start; lichess chess-openings data), replacing their values;
+    /// other games keep theirs.
+    #[arg(long, help_heading = "Repairs")]
+    pub add_opening: bool,
+
+    /// Where the final position decides the game, set the Result tag and the termination
+    /// marker to that result: checkmate (the mating side wins), stalemate, insufficient
+    /// material, fivefold repetition, seventy-five moves (1/2-1/2). Games replayed to their
+    /// end only; other games keep theirs.
+    #[arg(long, help_heading = "Repairs")]
+    pub fix_results: bool,
 }
 
 const EXAMPLES: &str = "\
@@ -64,7 +80,8 @@ Examples:
   pgnkit convert event.pgn --skip-invalid -o valid.pgn  only games without errors
   pgnkit convert --no-comments --no-variations --moves uci games.pgn
   pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
-  pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once";
+  pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once
+  pgnkit convert games.pgn --add-opening --fix-results -o named.pgn";
 
 /// What the writer needs of each game.
 struct Converted {
@@ -119,11 +136,15 @@ fn convert_game(
     let start = start_position(&report.tags).ok().map(|(pos, _)| pos);
     let game = match (writable, start) {
         (true, Some(start)) => {
-            let result = GameResult::parse(&report.result).map_or("*", GameResult::as_str);
+            let recorded = GameResult::parse(&report.result).map_or("*", GameResult::as_str);
+            let result = match decided_result(&report) {
+                Some(decided) if args.fix_results => decided.as_str(),
+                _ => recorded,
+            };
             let (mut movetext, plies) = movetext_of(raw, &start, options, args);
             // The Result tag always agrees with the marker written (R of SPEC.md), and a
             // PlyCount tag with the main line written.
-            let pairs: Vec<(String, String)> = report
+            let mut pairs: Vec<(String, String)> = report
                 .tags
                 .iter()
                 .map(|(name, value)| match name {
@@ -132,6 +153,9 @@ fn convert_game(
                     _ => (name.to_string(), value.to_string()),
                 })
                 .collect();
+            if args.add_opening {
+                set_opening_tags(&mut pairs, &report);
+            }
             let tags = ordered_tags(&pairs, result);
             movetext.push_result(result);
             Some((tags, movetext))
@@ -139,6 +163,43 @@ fn convert_game(
         _ => None,
     };
     Converted { report, game }
+}
+
+/// `--fix-results`: the result the final position decides (SPEC.md "convert repairs"),
+/// for a game replayed to its end; `None` where play could have gone on.
+fn decided_result(report: &GameReport) -> Option<GameResult> {
+    if report.status != Status::Ok {
+        return None;
+    }
+    let pos = report.final_pos.as_ref()?;
+    match report.termination {
+        // The side to move is mated.
+        Termination::Checkmate if pos.turn().is_white() => Some(GameResult::BlackWins),
+        Termination::Checkmate => Some(GameResult::WhiteWins),
+        Termination::Stalemate
+        | Termination::InsufficientMaterial
+        | Termination::FivefoldRepetition
+        | Termination::SeventyFiveMoves => Some(GameResult::Draw),
+        Termination::ThreefoldRepetition | Termination::FiftyMoves | Termination::None => None,
+    }
+}
+
+/// `--add-opening`: the ECO and Opening tags of a classified game set to its opening, in
+/// place where they exist, else after the other tags.
+fn set_opening_tags(pairs: &mut Vec<(String, String)>, report: &GameReport) {
+    let Some(found) = report.opening else {
+        return;
+    };
+    for (name, value) in [("ECO", found.opening.eco), ("Opening", found.opening.name)] {
+        let mut set = false;
+        for pair in pairs.iter_mut().filter(|(n, _)| n == name) {
+            pair.1 = value.to_string();
+            set = true;
+        }
+        if !set {
+            pairs.push((name.to_string(), value.to_string()));
+        }
+    }
 }
 
 /// The movetext of every line, as the flags ask for it, and the plies of its main line.

@@ -19,18 +19,21 @@ use crate::stats::{StatsRow, Summary};
 /// got and the figures cover the plies that could be replayed. Games that never reached a
 /// position (unreadable, unsupported variant, invalid setup) have empty `termination`,
 /// `final_fen` and `max_repetition` and zero counts. Columns are SPEC.md's, then
-/// `under_promotions`, then the clock and evaluation columns read from `[%clk H:MM:SS]`
-/// and `[%eval X]` in the comments after main-line moves (`clocks`, `white_clock_end`,
-/// `black_clock_end`, `white_clock_min`, `black_clock_min` in seconds; `evals`,
-/// `white_acpl`, `black_acpl`, `white_inaccuracies` .. `black_blunders` as lichess
-/// computes them), then the `--tags` columns. Rows come in input order whatever
-/// `--threads` is; the exit code is 0 whenever the run completes (broken games are data
-/// here).
+/// `under_promotions`, `opening_eco`, `opening_name` and `opening_ply` (the opening of a
+/// standard-start game, named by the last main-line position found in the lichess
+/// chess-openings data set, transpositions included; empty when none), then the clock and
+/// evaluation columns read from `[%clk H:MM:SS]` and `[%eval X]` in the comments after
+/// main-line moves (`clocks`, `white_clock_end`, `black_clock_end`, `white_clock_min`,
+/// `black_clock_min` in seconds; `evals`, `white_acpl`, `black_acpl`,
+/// `white_inaccuracies` .. `black_blunders` as lichess computes them), then the `--tags`
+/// columns. Rows come in input order whatever `--threads` is; the exit code is 0 whenever
+/// the run completes (broken games are data here).
 ///
 /// The summary counts games by result, status and termination (games without a position
 /// have none), findings by code (every level), games in which each draw rule held
 /// (`draw_rule`: threefold, fivefold, fifty_move, seventy_five_move, perpetual_check,
-/// insufficient_material) and move totals (`moves`). Every count is additive: summaries
+/// insufficient_material), move totals (`moves`) and games per opening (`opening`,
+/// key `ECO Name`). Every count is additive: summaries
 /// of the parts of a split archive (`--shard K/N`, or one run per file) merge with
 /// `--merge` to exactly the summary of one run.
 #[derive(Debug, clap::Args)]

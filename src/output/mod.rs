@@ -6,6 +6,7 @@ pub mod findings;
 pub mod pgn;
 pub mod records;
 pub mod report;
+pub mod report_openings;
 pub mod summary;
 pub mod terminal;
 

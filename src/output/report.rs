@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::output::board::escape_html;
 use crate::output::findings::CodeFilter;
+use crate::output::report_openings::OpeningScores;
 use crate::output::summary::thousands;
 use crate::pgn::RawGame;
 use crate::rules::result::Termination;
@@ -35,6 +36,7 @@ pub struct ReportBuilder {
     boards_left_out: u64,
     /// Every finding listed, in input order: nothing is ever left out of the table.
     rows: Vec<FindingRow>,
+    openings: OpeningScores,
 }
 
 /// Where the page came from, for its header.
@@ -65,6 +67,7 @@ impl ReportBuilder {
     /// there is room, with the moves `raw` has before each.
     pub fn add(&mut self, raw: &RawGame, report: &GameReport) {
         self.summary.add_game(report);
+        self.openings.add(report);
         if report.first_error().is_some() {
             self.games_with_errors += 1;
         }
@@ -159,6 +162,7 @@ impl ReportBuilder {
         html.push_str("</div>\n");
         // The sections in order; each is one function, and a section with nothing to
         // show writes nothing.
+        self.openings.render(&mut html);
         self.render_findings(&mut html);
         table::render_table(&mut html, &self.rows, self.least.unwrap_or(Severity::Info));
         cards::render_boards(&mut html, &self.boards, self.boards_left_out);

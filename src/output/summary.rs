@@ -1,6 +1,7 @@
 //! The run summary on stderr: the one line every game-reading command ends with, and the
 //! table of `stats --summary`.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::output::terminal::visible;
@@ -59,9 +60,11 @@ pub fn summary_line(figures: &RunFigures, elapsed: Duration) -> String {
 /// games.
 pub fn summary_table(summary: &Summary) -> String {
     let games = summary.get("games", "games");
+    // Opening names are long: they get a column of their own width.
     let width = summary
         .rows()
         .into_iter()
+        .filter(|(section, _, _)| *section != "opening")
         .map(|(_, key, _)| visible(key).chars().count())
         .max()
         .unwrap_or(0);
@@ -74,6 +77,7 @@ pub fn summary_table(summary: &Summary) -> String {
         "draw_rule",
         "moves",
         "finding",
+        "opening",
     ];
     let rank = |section: &str| {
         order
@@ -88,6 +92,17 @@ pub fn summary_table(summary: &Summary) -> String {
         out.push_str(section);
         out.push('\n');
         let shares = !matches!(section, "moves" | "finding") && games > 0;
+        let (keys, width) = if section == "opening" {
+            let keys = most_frequent_openings(keys, &mut out);
+            let longest = keys
+                .iter()
+                .map(|(key, _)| visible(key).chars().count())
+                .max();
+            let opening_width = longest.unwrap_or(0).min(OPENING_WIDTH).max(width);
+            (keys, opening_width)
+        } else {
+            (keys.into_iter().collect(), width)
+        };
         for (key, n) in keys {
             let share = if shares {
                 format!("  {:5.1}%", n as f64 * 100.0 / games as f64)
@@ -95,11 +110,43 @@ pub fn summary_table(summary: &Summary) -> String {
                 String::new()
             };
             // Keys are tag values: their control characters must not reach a terminal.
-            let key = visible(key);
+            let key = cut(&visible(key), width);
             out.push_str(&format!("  {key:<width$}  {:>12}{share}\n", thousands(n)));
         }
     }
     out
+}
+/// Openings the table lists: the most frequent (the CSV has them all).
+const OPENINGS_SHOWN: usize = 10;
+/// Opening names longer than this are cut in the table.
+const OPENING_WIDTH: usize = 60;
+
+/// The `OPENINGS_SHOWN` most frequent openings, most frequent first; says how many more
+/// there are under the section's heading.
+fn most_frequent_openings<'a>(
+    keys: BTreeMap<&'a str, u64>,
+    out: &mut String,
+) -> Vec<(&'a str, u64)> {
+    let mut keys: Vec<(&str, u64)> = keys.into_iter().collect();
+    keys.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    if keys.len() > OPENINGS_SHOWN {
+        out.push_str(&format!(
+            "  (the {OPENINGS_SHOWN} most frequent of {} openings; --summary-output lists all)\n",
+            keys.len()
+        ));
+        keys.truncate(OPENINGS_SHOWN);
+    }
+    keys
+}
+
+/// `text` cut to `width` characters, `…` marking the cut.
+fn cut(text: &str, width: usize) -> String {
+    if width == 0 || text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut short: String = text.chars().take(width - 1).collect();
+    short.push('…');
+    short
 }
 
 /// `1 game`, `2,000 games`.

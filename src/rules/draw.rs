@@ -159,6 +159,11 @@ impl DrawTracker {
         self.check_clock(0, pos);
     }
 
+    /// The key (`position_key`) of the position last recorded.
+    pub fn key(&self) -> u64 {
+        self.last_key
+    }
+
     /// The en passant square of the position last recorded, if a legal capture exists.
     pub fn en_passant_square(&self) -> Option<Square> {
         self.en_passant
@@ -412,7 +417,7 @@ mod tests {
 /// The keys are Zobrist hashes, already uniformly spread: hashing them again (SipHash) per
 /// ply cost more than the lookup itself.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {

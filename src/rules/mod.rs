@@ -9,6 +9,7 @@ pub mod diagnose;
 pub mod draw;
 pub mod fen;
 pub mod findings;
+pub mod openings;
 pub mod perft;
 pub mod replay;
 pub mod result;

@@ -50,6 +50,11 @@ pub struct StatsRow<'a> {
     // Columns beyond SPEC.md's list.
     /// Promotions to a rook, bishop or knight (included in `promotions`).
     pub under_promotions: u32,
+    /// The opening (SPEC.md "Openings"): empty when none.
+    pub opening_eco: &'static str,
+    pub opening_name: &'static str,
+    /// The ply of the position that names the opening.
+    pub opening_ply: Option<u32>,
     // SPEC.md "Tag columns and annotations": clocks in seconds, evaluation figures.
     pub clocks: u32,
     pub white_clock_end: Option<Clock>,
@@ -118,6 +123,9 @@ impl<'a> StatsRow<'a> {
             insufficient_material: insufficient_material(report),
             result_consistent: report.result_consistent,
             under_promotions: counts.under_promotions,
+            opening_eco: report.opening.map_or("", |found| found.opening.eco),
+            opening_name: report.opening.map_or("", |found| found.opening.name),
+            opening_ply: report.opening.map(|found| found.ply),
             clocks: notes.clocks,
             white_clock_end,
             black_clock_end,
@@ -138,8 +146,8 @@ impl<'a> StatsRow<'a> {
 }
 
 impl Record for StatsRow<'_> {
-    /// SPEC.md's columns in SPEC.md's order, then `under_promotions`, the clock and
-    /// evaluation columns; tag columns are strings. The `--tags` columns follow, as extra columns.
+    /// SPEC.md's columns in SPEC.md's order, then `under_promotions`, the opening, clock
+    /// and evaluation columns; tag columns are strings. The `--tags` columns follow, as extra columns.
     const COLUMNS: &'static [Column] = &[
         Column::string("file"),
         Column::number("game"),
@@ -175,6 +183,10 @@ impl Record for StatsRow<'_> {
         Column::bool("insufficient_material"),
         Column::bool("result_consistent"),
         Column::number("under_promotions"),
+        // SPEC.md "Openings": empty when the game names none.
+        Column::string("opening_eco"),
+        Column::string("opening_name"),
+        Column::number("opening_ply"),
         // Clocks in seconds (a decimal when the clock has a fraction), evaluation figures.
         Column::number("clocks"),
         Column::number("white_clock_end"),
@@ -228,6 +240,9 @@ impl Record for StatsRow<'_> {
         cells.bool(self.insufficient_material);
         cells.bool(self.result_consistent);
         cells.number(self.under_promotions);
+        cells.text(self.opening_eco);
+        cells.text(self.opening_name);
+        cells.optional(self.opening_ply);
         cells.number(self.clocks);
         for clock in [
             self.white_clock_end,

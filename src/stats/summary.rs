@@ -153,6 +153,9 @@ impl Summary {
         for finding in &report.findings {
             self.add_to_map("finding", finding.code.as_str(), 1);
         }
+        if let Some(found) = report.opening {
+            self.add_to_map("opening", &found.opening.summary_key, 1);
+        }
         for (index, (_, held)) in (FIRST_DRAW_RULE..).zip(DRAW_RULES) {
             if held(report) {
                 self.add_fixed(index, 1);

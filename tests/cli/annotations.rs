@@ -51,12 +51,12 @@ fn eval_cells(row: &Row) -> Vec<&str> {
 }
 
 #[test]
-fn columns_follow_under_promotions_and_precede_tag_columns() {
+fn columns_follow_the_opening_columns_and_precede_tag_columns() {
     let (_, stdout, _) = run(&["stats", "--quiet", "--tags", "TimeControl"], "");
     let header = stdout.lines().next().unwrap();
     assert!(
         header.ends_with(
-            ",under_promotions,clocks,white_clock_end,black_clock_end,white_clock_min,\
+            ",under_promotions,opening_eco,opening_name,opening_ply,clocks,white_clock_end,black_clock_end,white_clock_min,\
 black_clock_min,evals,white_acpl,black_acpl,white_inaccuracies,black_inaccuracies,\
 white_mistakes,black_mistakes,white_blunders,black_blunders,TimeControl"
         ),

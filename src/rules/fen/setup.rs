@@ -12,8 +12,9 @@ pub enum SetupError {
     InvalidFen(String),
 }
 
-/// The variants pgnkit replays, compared case- and space-insensitively (SPEC.md).
-fn variant_kind(variant: &str) -> Option<bool> {
+/// The variants pgnkit replays, compared case- and space-insensitively (SPEC.md):
+/// `Some(true)` for Chess960, `Some(false)` for standard chess.
+pub fn variant_kind(variant: &str) -> Option<bool> {
     let key: String = variant
         .chars()
         .filter(|c| !c.is_whitespace())

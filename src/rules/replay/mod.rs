@@ -32,6 +32,7 @@ use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, To
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
 use crate::rules::fen::setup::{self, SetupError};
 use crate::rules::findings::{Code, Finding};
+use crate::rules::openings::{self, Book, OpeningMatch};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::Tags;
 use crate::rules::tags::checks as tag_checks;
@@ -126,6 +127,9 @@ pub struct GameReport {
     pub perpetual_check: bool,
     /// Clocks and evaluations read in the comments after main-line moves.
     pub annotations: AnnotationFigures,
+    /// The opening named by the last position of the main line found in the data set
+    /// (standard chess from the standard start only; SPEC.md "Openings").
+    pub opening: Option<OpeningMatch>,
 }
 
 impl GameReport {
@@ -173,6 +177,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
             termination: Termination::None,
             perpetual_check: false,
             annotations: AnnotationFigures::default(),
+            opening: None,
         },
         pos: Chess::default(),
         in_check: false,
@@ -181,6 +186,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
         marker: None,
         automatic_end: None,
         plies_after_end: 0,
+        openings: None,
     };
     game.played.clear();
     game.run(visitor);
@@ -215,6 +221,8 @@ struct Replay<'a> {
     automatic_end: Option<(u32, Termination)>,
     /// Moves played after that automatic end.
     plies_after_end: u32,
+    /// The opening data, for a game that is classified.
+    openings: Option<&'static Book>,
 }
 
 impl Replay<'_> {
@@ -253,6 +261,10 @@ impl Replay<'_> {
         self.in_check = self.pos.is_check();
         self.played.reserve(raw.tokens.len() / 2);
         self.report.draws.start(&self.pos);
+        let (tags, mode) = (&self.report.tags, self.report.castling_mode);
+        if openings::classifies(tags, self.report.draws.key(), mode) {
+            self.openings = Some(openings::book());
+        }
         visitor.position(0, b"", &self.pos);
 
         // Variations start from positions of the main line: replayed again only when asked.
@@ -473,6 +485,9 @@ impl Replay<'_> {
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
         self.report.draws.after_move(ply, m, &self.pos, gave_check);
+        if let Some(book) = self.openings {
+            self.find_opening(book, ply);
+        }
         if self.automatic_end.is_none() {
             let clock = self.pos.halfmoves();
             let end = if self.report.draws.current_count >= 5 {
@@ -508,6 +523,19 @@ impl Replay<'_> {
                 None => {}
             }
             visitor.position(ply, san.as_bytes(), &self.pos);
+        }
+    }
+
+    /// Names the opening if the position just reached at `ply` is in the data set; stops
+    /// looking past the data set's deepest line.
+    #[inline]
+    fn find_opening(&mut self, book: &'static Book, ply: u32) {
+        if ply > book.deepest {
+            self.openings = None;
+            return;
+        }
+        if let Some(opening) = book.lookup(self.report.draws.key()) {
+            self.report.opening = Some(OpeningMatch { ply, opening });
         }
     }
 
