@@ -7,7 +7,10 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
+use crate::pgn::{TextDecoder, UnknownEncoding};
 use crate::pipeline::{GameRange, Shard};
+use crate::rules::fen::style::{CastlingLetters, EpConvention};
+use crate::rules::replay::notation;
 
 /// Validate, measure and convert chess game archives (PGN/FEN).
 ///
@@ -123,9 +126,10 @@ pub struct InputArgs {
         long,
         value_name = "NAME",
         default_value = "auto",
+        value_parser = parse_encoding,
         help_heading = "Input"
     )]
-    pub encoding: String,
+    pub encoding: TextDecoder,
 
     /// Only the games whose 0-based index within the whole input, modulo N, is K. The
     /// index counts every game of every input in order, so N workers given the same
@@ -167,6 +171,11 @@ pub struct GamePick {
     /// The file as findings name it; `None`: N counts over the whole input.
     pub file: Option<String>,
     pub range: GameRange,
+}
+
+/// `--encoding NAME`: a bad name is a usage error, in clap's format.
+fn parse_encoding(text: &str) -> Result<TextDecoder, UnknownEncoding> {
+    TextDecoder::from_label(text)
 }
 
 fn parse_game_number(text: &str, whole: &str) -> Result<u64, String> {
@@ -257,6 +266,11 @@ pub struct Context {
     pub quiet: bool,
     /// Whether stderr is a terminal (progress bar).
     pub stderr_is_terminal: bool,
+    /// Whether stdin is a terminal (a hint that input is awaited).
+    pub stdin_is_terminal: bool,
+    /// Whether the command's data goes to stdout and stdout is a terminal (findings get
+    /// their context; an HTML page is refused).
+    pub data_on_terminal: bool,
     /// Whether text written to stdout gets colour.
     pub color: bool,
 }
@@ -275,20 +289,81 @@ impl Context {
             Some(asked) => asked,
             None => cores,
         };
+        let data_on_terminal = writes_to_stdout && std::io::stdout().is_terminal();
         let color = match global.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => {
-                writes_to_stdout
-                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && std::io::stdout().is_terminal()
+                data_on_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
             }
         };
         Context {
             threads,
             quiet: global.quiet,
             stderr_is_terminal: std::io::stderr().is_terminal(),
+            stdin_is_terminal: std::io::stdin().is_terminal(),
+            data_on_terminal,
             color,
+        }
+    }
+}
+
+/// `--piece-letters`: piece letters of another language, read only when asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PieceLetters {
+    /// German: K D T L S (König, Dame, Turm, Läufer, Springer).
+    De,
+    /// French: R D T F C (Roi, Dame, Tour, Fou, Cavalier).
+    Fr,
+    /// Dutch: K D T L P (Koning, Dame, Toren, Loper, Paard).
+    Nl,
+}
+
+impl From<PieceLetters> for notation::PieceLetters {
+    fn from(letters: PieceLetters) -> notation::PieceLetters {
+        match letters {
+            PieceLetters::De => notation::PieceLetters::De,
+            PieceLetters::Fr => notation::PieceLetters::Fr,
+            PieceLetters::Nl => notation::PieceLetters::Nl,
+        }
+    }
+}
+
+/// `--ep`: when the en passant field names a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EpArg {
+    /// After every double step (the PGN standard, pgn-extract).
+    Always,
+    /// Only when an enemy pawn stands ready to capture (X-FEN).
+    Pseudo,
+    /// Only when a legal en passant capture exists (python-chess, lichess).
+    Legal,
+}
+
+impl From<EpArg> for EpConvention {
+    fn from(ep: EpArg) -> EpConvention {
+        match ep {
+            EpArg::Always => EpConvention::Always,
+            EpArg::Pseudo => EpConvention::Pseudo,
+            EpArg::Legal => EpConvention::Legal,
+        }
+    }
+}
+
+/// `--castling`: how castling rights are lettered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CastlingArg {
+    /// `KQkq`, with a file letter only where `K`/`Q` would be ambiguous (Chess960).
+    Xfen,
+    /// The rook's file letter always (`HAha`).
+    Shredder,
+}
+
+impl From<CastlingArg> for CastlingLetters {
+    fn from(castling: CastlingArg) -> CastlingLetters {
+        match castling {
+            CastlingArg::Xfen => CastlingLetters::Xfen,
+            CastlingArg::Shredder => CastlingLetters::Shredder,
         }
     }
 }

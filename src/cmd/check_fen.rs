@@ -2,12 +2,12 @@
 
 use std::io::Write;
 
-use serde::Serialize;
-
-use crate::cli::{GlobalArgs, OutputArg};
-use crate::cmd::common::{PositionArgs, too_long};
+use crate::cli::{Context, GlobalArgs, OutputArg};
+use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::findings::severity_colour;
+use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
 use crate::output::terminal::visible;
 use crate::rules::Severity;
 use crate::rules::fen::check::{self as fen_check, CheckOptions};
@@ -67,8 +67,8 @@ pub enum CheckFormat {
     Csv,
 }
 
-#[derive(Serialize)]
-struct Record<'a> {
+/// One defect of the jsonl and csv formats.
+struct DefectRecord<'a> {
     input: u64,
     fen: &'a str,
     severity: &'a str,
@@ -76,7 +76,33 @@ struct Record<'a> {
     message: &'a str,
 }
 
-pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+impl Record for DefectRecord<'_> {
+    const COLUMNS: &'static [Column] = &[
+        Column::number("input"),
+        Column::string("fen"),
+        Column::string("severity"),
+        Column::string("code"),
+        Column::string("message"),
+    ];
+    const EMPTY_STRING_IS_NULL: bool = false;
+
+    fn cells(&self, cells: &mut Cells) {
+        cells.number(self.input);
+        cells.text(self.fen);
+        cells.text(self.severity);
+        cells.text(self.code);
+        cells.text(self.message);
+    }
+}
+
+/// Where the results go: text lines (`FEN: ok`, one line per defect) or records.
+enum Sink {
+    Text { out: Output, color: bool },
+    Records(RecordWriter<Output>),
+}
+
+pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let ctx = Context::new(global, args.output.output.is_none());
     args.positions
         .refuse_as_output(args.output.output.as_deref())?;
     let options = CheckOptions {
@@ -84,15 +110,24 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         repair: args.repair,
     };
     let output = Output::create(args.output.output.as_deref())?;
-    let mut csv_out = None;
-    let mut text_out = None;
-    match args.format {
-        CheckFormat::Csv => csv_out = Some(csv::Writer::from_writer(output)),
-        _ => text_out = Some(output),
-    }
+    let mut sink = match args.format {
+        CheckFormat::Text => Sink::Text {
+            out: output,
+            color: ctx.color,
+        },
+        CheckFormat::Jsonl => Sink::Records(RecordWriter::new::<DefectRecord>(
+            output,
+            RecordFormat::Jsonl,
+            &[],
+        )?),
+        CheckFormat::Csv => Sink::Records(RecordWriter::new::<DefectRecord>(
+            output,
+            RecordFormat::Csv,
+            &[],
+        )?),
+    };
     let mut errors = 0u64;
-    let mut rows = 0u64;
-    args.positions.each_line(|item| {
+    args.positions.each_line(&ctx, |item| {
         let item = match item {
             Ok(item) => item,
             Err(source) => {
@@ -109,51 +144,40 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count() as u64;
-        if let Some(out) = text_out.as_mut()
-            && args.format == CheckFormat::Text
-            && defects.is_empty()
-        {
-            writeln!(out, "{}: ok", visible(&fen))?;
-        }
-        for defect in &defects {
-            let record = Record {
-                input: item.input,
-                fen: &fen,
-                severity: defect.severity.as_str(),
-                code: defect.code,
-                message: &defect.message,
-            };
-            rows += 1;
-            if let Some(csv) = csv_out.as_mut() {
-                csv.serialize(&record)?;
-            } else if let Some(out) = text_out.as_mut() {
-                if args.format == CheckFormat::Jsonl {
-                    serde_json::to_writer(&mut *out, &record)?;
-                    out.write_all(b"\n")?;
-                } else {
+        match &mut sink {
+            Sink::Text { out, .. } if defects.is_empty() => {
+                writeln!(out, "{}: ok", visible(&fen))?;
+            }
+            Sink::Text { out, color } => {
+                for defect in &defects {
+                    let (on, off) = severity_colour(defect.severity, *color);
                     writeln!(
                         out,
-                        "{}: {}[{}]: {}",
+                        "{}: {on}{}[{}]{off}: {}",
                         visible(&fen),
-                        record.severity,
-                        record.code,
-                        visible(record.message)
+                        defect.severity.as_str(),
+                        defect.code,
+                        visible(&defect.message)
                     )?;
+                }
+            }
+            Sink::Records(records) => {
+                for defect in &defects {
+                    records.write(&DefectRecord {
+                        input: item.input,
+                        fen: &fen,
+                        severity: defect.severity.as_str(),
+                        code: defect.code,
+                        message: &defect.message,
+                    })?;
                 }
             }
         }
         Ok(())
     })?;
-    let output = match (csv_out, text_out) {
-        (Some(mut csv), _) => {
-            if rows == 0 {
-                csv.write_record(["input", "fen", "severity", "code", "message"])?;
-            }
-            csv.into_inner()
-                .map_err(|e| anyhow::Error::new(e.into_error()))?
-        }
-        (None, Some(out)) => out,
-        (None, None) => return Ok(ExitStatus::Error),
+    let output = match sink {
+        Sink::Text { out, .. } => out,
+        Sink::Records(records) => records.into_inner(),
     };
     output.finish()?;
     Ok(if errors > 0 {

@@ -1,8 +1,8 @@
 //! `pgnkit convert`: re-export PGN as clean UTF-8 with standard SAN, the tag roster
 //! first and 80-column movetext; comments, NAGs and variations kept.
 
-use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::common;
+use crate::cli::{GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
@@ -91,28 +91,20 @@ struct Converted {
 }
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let ctx = Context::new(global, args.output.output.is_none());
-    let options = common::replay_options(&args.input)?;
-    let filter = common::filter(&args.input)?;
-    let (sources, listing_errors) =
-        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
-    let pipeline = common::pipeline(&ctx, &args.input);
-
-    let mut output = Output::create(args.output.output.as_deref())?;
-    let mut errors = common::StderrErrors::new();
-    let totals = common::run_games(
-        &pipeline,
+    let run = GameRun::new(
+        global,
         &args.input,
-        &sources,
-        &filter,
+        &[("-o", args.output.output.as_deref())],
+    )?;
+    let mut output = Output::create(args.output.output.as_deref())?;
+    let mut errors = StderrErrors::new()?;
+    let totals = run.run(
         |raw| {
-            filter
-                .replay(raw, &options, &mut ())
-                .map(|report| convert_game(raw, report, &options, &args))
+            run.replay(raw, &mut ())
+                .map(|report| convert_game(raw, report, &run.options, &args))
         },
         |_raw, converted| {
-            let report = &converted.report;
-            errors.report(report)?;
+            errors.report(&converted.report)?;
             if let Some((tags, movetext)) = &converted.game {
                 write_game(&mut output, tags, movetext)?;
             }
@@ -120,12 +112,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
     output.finish()?;
-    let errors_count = errors.count;
-    errors.finish()?;
-
-    Ok(common::exit_status(
-        errors_count,
-        totals.input_errors + listing_errors,
+    let failing_errors = errors.finish()?;
+    Ok(run.finish(
+        &totals,
+        Ending {
+            figures: None,
+            failing_errors,
+        },
     ))
 }
 

@@ -4,12 +4,14 @@ use std::io::Write;
 
 use shakmaty::Chess;
 
-use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::common;
+use crate::cli::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
+use crate::pgn::RawGame;
 use crate::rules::PlyVisitor;
-use crate::rules::fen::style::{CastlingLetters, EpConvention, FenStyle};
+use crate::rules::fen::style::FenStyle;
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
 ///
@@ -39,19 +41,20 @@ pub struct Args {
     pub ply: Option<u32>,
 
     /// text: one FEN per line; csv: `file,game,line,ply,san,fen` with a header (`san`: the
-    /// move in standard SAN however the file wrote it, empty at ply 0).
+    /// move in standard SAN however the file wrote it, empty at ply 0); jsonl: one object
+    /// per position with the same keys (`san` null at ply 0).
     #[arg(long, value_enum, default_value_t = FenFormat::Text, help_heading = "Output")]
     pub format: FenFormat,
 
     /// En passant field: always (after every double step, the PGN standard), pseudo (an
     /// enemy pawn stands ready: X-FEN) or legal (a legal capture exists: python-chess).
-    #[arg(long, value_enum, default_value_t = EpConvention::Always, help_heading = "Rules")]
-    pub ep: EpConvention,
+    #[arg(long, value_enum, default_value_t = EpArg::Always, help_heading = "Rules")]
+    pub ep: EpArg,
 
     /// Castling letters: xfen (`KQkq`, file letters only where needed) or shredder
     /// (rook files always, `HAha`).
-    #[arg(long, value_enum, default_value_t = CastlingLetters::Xfen, help_heading = "Rules")]
-    pub castling: CastlingLetters,
+    #[arg(long, value_enum, default_value_t = CastlingArg::Xfen, help_heading = "Rules")]
+    pub castling: CastlingArg,
 }
 
 const EXAMPLES: &str = "\
@@ -59,12 +62,14 @@ Examples:
   pgnkit fen games.pgn                           the final position of each game
   pgnkit fen games.pgn --game 3 --every-ply      every position of game 3
   pgnkit fen --every-ply --format csv games.pgn  with game, line, ply and move
+  pgnkit fen --format jsonl games.pgn            one JSON object per position
   pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess
   pgnkit fen games.pgn --material KRPPvKR        games that reach this ending";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {
     Text,
+    Jsonl,
     Csv,
 }
 
@@ -161,54 +166,77 @@ impl PlyVisitor for FenCollector {
     }
 }
 
-/// Where the FENs go: a CSV table (with the rows written so far) or plain lines.
-enum Sink {
-    Csv(Box<csv::Writer<Output>>, u64),
-    Text(Output),
-}
-
-#[derive(serde::Serialize)]
-struct CsvRow<'a> {
-    file: &'a str,
-    game: u64,
-    line: u64,
+/// One position of the csv and jsonl formats.
+struct FenRecord<'a> {
+    raw: &'a RawGame,
     ply: u32,
     san: &'a str,
     fen: &'a str,
 }
 
+impl Record for FenRecord<'_> {
+    const COLUMNS: &'static [Column] = &[
+        Column::string("file"),
+        Column::number("game"),
+        Column::number("line"),
+        Column::number("ply"),
+        Column::string("san"),
+        Column::string("fen"),
+    ];
+    const EMPTY_STRING_IS_NULL: bool = true;
+
+    fn cells(&self, cells: &mut Cells) {
+        cells.text(&self.raw.file);
+        cells.number(self.raw.index);
+        cells.number(self.raw.line);
+        cells.number(self.ply);
+        cells.text(self.san);
+        cells.text(self.fen);
+    }
+}
+
+/// Where the FENs go: records (csv, jsonl) or plain lines.
+enum Sink {
+    Records(RecordWriter<Output>),
+    Text(Output),
+}
+
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let ctx = Context::new(global, args.output.output.is_none());
-    let options = common::replay_options(&args.input)?;
-    let filter = common::filter(&args.input)?;
     let want = match (args.every_ply, args.ply) {
         (true, _) => Want::Every,
         (false, Some(n)) => Want::Ply(n),
         (false, None) => Want::Final,
     };
     let style = FenStyle {
-        ep: args.ep,
-        castling: args.castling,
+        ep: args.ep.into(),
+        castling: args.castling.into(),
     };
-    let (sources, listing_errors) =
-        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
-    let pipeline = common::pipeline(&ctx, &args.input);
+    let run = GameRun::new(
+        global,
+        &args.input,
+        &[("-o", args.output.output.as_deref())],
+    )?;
 
     let output = Output::create(args.output.output.as_deref())?;
     let lines_only = args.format == FenFormat::Text;
     let mut sink = match args.format {
-        FenFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(output)), 0),
         FenFormat::Text => Sink::Text(output),
+        FenFormat::Csv => Sink::Records(RecordWriter::new::<FenRecord>(
+            output,
+            RecordFormat::Csv,
+            &[],
+        )?),
+        FenFormat::Jsonl => Sink::Records(RecordWriter::new::<FenRecord>(
+            output,
+            RecordFormat::Jsonl,
+            &[],
+        )?),
     };
-    let mut errors = common::StderrErrors::new();
-    let totals = common::run_games(
-        &pipeline,
-        &args.input,
-        &sources,
-        &filter,
+    let mut errors = StderrErrors::new()?;
+    let totals = run.run(
         |raw| {
             let mut collector = FenCollector::new(style, want, lines_only);
-            filter.replay(raw, &options, &mut collector).map(|report| {
+            run.replay(raw, &mut collector).map(|report| {
                 if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
                     collector.push_row(ply, san, pos);
                 }
@@ -218,17 +246,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         |raw, (report, rows)| {
             errors.report(report)?;
             match &mut sink {
-                Sink::Csv(csv, written) => {
+                Sink::Records(records) => {
                     for (ply, san, fen) in rows.rows() {
-                        *written += 1;
-                        csv.serialize(CsvRow {
-                            file: &raw.file,
-                            game: raw.index,
-                            line: raw.line,
-                            ply,
-                            san,
-                            fen,
-                        })?;
+                        records.write(&FenRecord { raw, ply, san, fen })?;
                     }
                 }
                 Sink::Text(output) => output.write_all(rows.text.as_bytes())?,
@@ -237,22 +257,16 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
     let output = match sink {
-        Sink::Csv(csv, written) => {
-            let mut csv = *csv;
-            if written == 0 {
-                csv.write_record(["file", "game", "line", "ply", "san", "fen"])?;
-            }
-            csv.into_inner()
-                .map_err(|e| anyhow::Error::new(e.into_error()))?
-        }
+        Sink::Records(records) => records.into_inner(),
         Sink::Text(output) => output,
     };
     output.finish()?;
-    let errors_count = errors.count;
-    errors.finish()?;
-
-    Ok(common::exit_status(
-        errors_count,
-        totals.input_errors + listing_errors,
+    let failing_errors = errors.finish()?;
+    Ok(run.finish(
+        &totals,
+        Ending {
+            figures: None,
+            failing_errors,
+        },
     ))
 }

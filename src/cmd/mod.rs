@@ -1,14 +1,15 @@
 //! One file per subcommand: its flags (the doc comments are the `--help`) and its `run`.
 
 pub mod check_fen;
-pub mod common;
 pub mod completions;
 pub mod convert;
 pub mod fen;
 pub mod man;
 pub mod perft;
 pub mod pgn;
+pub mod positions;
 pub mod report;
+pub mod run;
 pub mod select;
 pub mod stats;
 pub mod validate;

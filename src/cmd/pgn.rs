@@ -5,8 +5,8 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use crate::cli::{GlobalArgs, OutputArg};
-use crate::cmd::common::{PositionArgs, too_long};
+use crate::cli::{Context, GlobalArgs, OutputArg};
+use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
@@ -58,7 +58,8 @@ Examples:
   pgnkit pgn --input positions.epd -o positions.pgn      one game per EPD line
   pgnkit fen games.pgn | pgnkit pgn                      positions from stdin";
 
-pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let ctx = Context::new(global, args.output.output.is_none());
     args.positions
         .refuse_as_output(args.output.output.as_deref())?;
     let moves: Vec<&str> = args
@@ -71,7 +72,7 @@ pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut failures = 0u64;
     let mut items = 0u64;
-    args.positions.each_line(|item| {
+    args.positions.each_line(&ctx, |item| {
         items += 1;
         let item = match item {
             Ok(item) => item,
@@ -112,8 +113,31 @@ fn is_move_number(word: &str) -> bool {
 
 type Game = (Vec<(String, String)>, Movetext);
 
+/// Why a position line gives no game.
+#[derive(Debug, thiserror::Error)]
+enum GameError {
+    #[error("`{fen}` is not a legal position: {defects}")]
+    IllegalPosition { fen: String, defects: String },
+    #[error("move {number} `{text}` cannot be played from `{fen}`: {why}")]
+    Move {
+        number: usize,
+        text: String,
+        fen: String,
+        why: MoveError,
+    },
+}
+
+/// Why a move of `--moves` cannot be played.
+#[derive(Debug, thiserror::Error)]
+enum MoveError {
+    #[error("not a move in SAN or UCI")]
+    NotAMove,
+    #[error(transparent)]
+    Illegal(#[from] shakmaty::san::SanError),
+}
+
 /// The game that starts from `line` and plays `moves`.
-fn game_of(line: &str, moves: &[&str], chess960: bool) -> Result<Game, String> {
+fn game_of(line: &str, moves: &[&str], chess960: bool) -> Result<Game, GameError> {
     let epd = epd::parse(line).map_or_else(
         |_| epd::EpdLine {
             fen: line.trim().to_string(),
@@ -129,11 +153,10 @@ fn game_of(line: &str, moves: &[&str], chess960: bool) -> Result<Game, String> {
             .iter()
             .map(|d| format!("{}: {}", d.code, d.message))
             .collect();
-        format!(
-            "`{}` is not a legal position: {}",
-            epd.fen,
-            named.join("; ")
-        )
+        GameError::IllegalPosition {
+            fen: epd.fen.clone(),
+            defects: named.join("; "),
+        }
     })?;
 
     let mut movetext = Movetext::new();
@@ -147,12 +170,11 @@ fn game_of(line: &str, moves: &[&str], chess960: bool) -> Result<Game, String> {
     }
     let mut pos = start.clone();
     for (i, text) in moves.iter().enumerate() {
-        let m = parse_move(&pos, text).map_err(|why| {
-            format!(
-                "move {} `{text}` cannot be played from `{}`: {why}",
-                i + 1,
-                fen(&pos)
-            )
+        let m = parse_move(&pos, text).map_err(|why| GameError::Move {
+            number: i + 1,
+            text: (*text).to_string(),
+            fen: fen(&pos),
+            why,
         })?;
         movetext.push_move(&pos, move_text(&pos, m, MoveStyle::San));
         pos.play_unchecked(m);
@@ -177,10 +199,10 @@ fn fen(pos: &Chess) -> String {
 
 /// A SAN or UCI move, checked against the position. `e2e4` reads as SAN too (a pawn
 /// move with both coordinates), so UCI is tried whenever SAN finds no legal move.
-fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
+fn parse_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
     let as_san = SanPlus::from_ascii(text.as_bytes())
-        .map_err(|_| "not a move in SAN or UCI".to_string())
-        .and_then(|san| san.san.to_move(pos).map_err(|err| err.to_string()));
+        .map_err(|_| MoveError::NotAMove)
+        .and_then(|san| Ok(san.san.to_move(pos)?));
     as_san.or_else(|san_error| {
         UciMove::from_ascii(text.as_bytes())
             .ok()

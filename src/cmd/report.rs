@@ -1,17 +1,15 @@
 //! `pgnkit report`: one self-contained HTML page about an archive.
 
-use std::io::{IsTerminal, Write};
-use std::time::Instant;
+use std::io::Write;
 
-use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::common;
+use crate::cli::{GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::run::{Ending, GameRun, data_context};
 use crate::cmd::validate::Level;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::CodeFilter;
 use crate::output::report::{ReportBuilder, ReportMeta};
-use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::ReplayOptions;
+use crate::output::summary::RunFigures;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
@@ -63,30 +61,20 @@ Examples:
   pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let started = Instant::now();
-    if args.output.output.is_none() && std::io::stdout().is_terminal() {
+    let outputs = [("-o", args.output.output.as_deref())];
+    let ctx = data_context(global, &outputs);
+    if ctx.data_on_terminal {
         anyhow::bail!("the report is an HTML page: give -o FILE (for example -o report.html)");
     }
-    let ctx = Context::new(global, args.output.output.is_none());
-    let options = ReplayOptions {
-        tag_infos: args.level == Level::Info,
-        ..common::replay_options(&args.input)?
-    };
     let codes = CodeFilter::new(&args.select, &args.ignore)?;
-    let filter = common::filter(&args.input)?;
-    let (sources, listing_errors) =
-        common::sources(&args.input, &[("-o", args.output.output.as_deref())])?;
-    let pipeline = common::pipeline(&ctx, &args.input);
+    let mut run = GameRun::with_context(ctx, &args.input, &outputs)?;
+    run.options.tag_infos = args.level == Level::Info;
     let mut output = Output::create(args.output.output.as_deref())?;
 
     let mut builder = ReportBuilder::new(args.limit, args.level.least(), codes);
     let mut figures = RunFigures::default();
-    let totals = common::run_games(
-        &pipeline,
-        &args.input,
-        &sources,
-        &filter,
-        |raw| filter.replay(raw, &options, &mut ()),
+    let totals = run.run(
+        |raw| run.replay(raw, &mut ()),
         |raw, report| {
             figures.add_game(report);
             builder.add(raw, report);
@@ -109,14 +97,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     };
     output.write_all(builder.render(&meta).as_bytes())?;
     output.finish()?;
-
-    figures.files = totals.files;
-    figures.games = totals.games;
-    if !ctx.quiet {
-        crate::say!("{}", summary_line(&figures, started.elapsed()));
-    }
-    if totals.input_errors + listing_errors > 0 {
-        return Ok(ExitStatus::Error);
-    }
-    Ok(ExitStatus::Success)
+    // Broken games are data here: error findings do not change the exit code.
+    Ok(run.finish(
+        &totals,
+        Ending {
+            figures: Some(figures),
+            failing_errors: 0,
+        },
+    ))
 }

@@ -4,15 +4,13 @@ use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::Context as _;
 
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::common;
+use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
-use crate::filter::Verdict;
-use crate::filter::dedupe::Seen;
+use crate::filter::Judged;
 use crate::filter::expr::{self, Field};
 use crate::output::Output;
 use crate::output::summary::thousands;
@@ -118,14 +116,7 @@ fn parse_split_field(name: &str) -> Result<Field, String> {
     })
 }
 
-/// What a worker hands on for each game: its verdict, and its --split-by value.
-struct Picked {
-    verdict: Verdict,
-    split_value: Option<String>,
-}
-
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let started = Instant::now();
     if args.out_dir.is_some() && args.split_by.is_none() && args.split_every.is_none() {
         anyhow::bail!("--out-dir needs --split-by FIELD or --split-every N");
     }
@@ -133,10 +124,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         global,
         args.output.output.is_none() && args.out_dir.is_none(),
     );
-    let options = common::replay_options(&args.input)?;
-    let mut filter = common::filter(&args.input)?;
-    filter.invert = args.invert;
-    let (sources, listing_errors) = common::sources(
+    let mut run = GameRun::with_context(
+        ctx,
         &args.input,
         &[
             ("-o", args.output.output.as_deref()),
@@ -144,7 +133,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ("--duplicates-csv", args.duplicates_csv.as_deref()),
         ],
     )?;
-    let pipeline = common::pipeline(&ctx, &args.input);
+    run.filter.invert = args.invert;
 
     let mut games_out = match (&args.out_dir, args.count) {
         (Some(dir), _) => Games::Split(SplitWriter::new(dir, args.split_every)?),
@@ -171,66 +160,52 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             "first_line",
         ])?;
     }
-    let mut seen = filter
-        .dedupe
-        .map(|_| Seen::new(args.duplicates_csv.is_some()));
     let split_by = args.split_by.clone();
     let needs_report = matches!(split_by, Some(Field::Column(_)));
-    let (mut selected, mut dropped) = (0u64, 0u64);
 
-    let totals = pipeline.run(
-        &sources,
+    let kept = run.run_with_duplicates(
+        args.duplicates_csv.is_some(),
         |raw| {
-            let (verdict, report) = filter.judge(raw, &options, &mut (), needs_report);
-            let split_value = match (&split_by, verdict.selected) {
-                (Some(field), true) => Some(split_value(field, raw, report.as_ref(), &options)),
-                _ => None,
-            };
-            Picked {
+            // The replay is skipped when tags alone decide and no report is needed.
+            let (verdict, report) = run.filter.judge(raw, &run.options, &mut (), needs_report);
+            let split_value = verdict.selected.then(|| {
+                split_by
+                    .as_ref()
+                    .map(|field| split_value(field, raw, report.as_ref(), &run.options))
+            });
+            Judged {
                 verdict,
-                split_value,
+                value: split_value,
             }
         },
-        |raw, picked| {
-            if !picked.verdict.selected {
-                return Ok(());
+        |raw, split_value| match &mut games_out {
+            Games::One(out) => Ok(write_game(out, &raw.bytes)?),
+            Games::Count => Ok(()),
+            Games::Split(split) => split.write(split_value.as_deref().unwrap_or(""), &raw.bytes),
+        },
+        |raw, first| {
+            if let Some(out) = &mut duplicates_out {
+                write_game(out, &raw.bytes)?;
             }
-            if let (Some(seen), Some(key)) = (&mut seen, picked.verdict.key)
-                && let Err(first) = seen.first(key, raw)
-            {
-                dropped += 1;
-                if let Some(out) = &mut duplicates_out {
-                    write_game(out, &raw.bytes)?;
-                }
-                if let (Some(csv), Some(first)) = (&mut duplicates_csv, first) {
-                    csv.write_record([
-                        raw.file.as_ref(),
-                        &raw.index.to_string(),
-                        &raw.line.to_string(),
-                        first.file.as_ref(),
-                        &first.game.to_string(),
-                        &first.line.to_string(),
-                    ])?;
-                }
-                return Ok(());
+            if let (Some(csv), Some(first)) = (&mut duplicates_csv, first) {
+                csv.write_record([
+                    raw.file.as_ref(),
+                    &raw.index.to_string(),
+                    &raw.line.to_string(),
+                    first.file.as_ref(),
+                    &first.game.to_string(),
+                    &first.line.to_string(),
+                ])?;
             }
-            selected += 1;
-            match &mut games_out {
-                Games::One(out) => Ok(write_game(out, &raw.bytes)?),
-                Games::Count => Ok(()),
-                Games::Split(split) => {
-                    split.write(picked.split_value.as_deref().unwrap_or(""), &raw.bytes)
-                }
-            }
+            Ok(())
         },
     )?;
-    common::warn_if_no_game(&args.input, &totals);
 
     match games_out {
         Games::One(out) => out.finish()?,
         Games::Count => {
             let mut out = Output::create(None)?;
-            writeln!(out, "{selected}")?;
+            writeln!(out, "{}", kept.kept)?;
             out.finish()?;
         }
         Games::Split(split) => split.finish()?,
@@ -243,24 +218,21 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             .map_err(|e| anyhow::Error::new(e.into_error()))?
             .finish()?;
     }
-    if !ctx.quiet {
-        let dedupe = if filter.dedupe.is_some() {
-            format!(", {} duplicates dropped", thousands(dropped))
+    if !run.ctx.quiet {
+        let dedupe = if run.filter.dedupe.is_some() {
+            format!(", {} duplicates dropped", thousands(kept.dropped))
         } else {
             String::new()
         };
         crate::say!(
             "pgnkit: {} of {} games selected{dedupe} in {:.1} s",
-            thousands(selected),
-            thousands(totals.games),
-            started.elapsed().as_secs_f64()
+            thousands(kept.kept),
+            thousands(kept.totals.games),
+            run.elapsed().as_secs_f64()
         );
     }
-    Ok(if totals.input_errors + listing_errors > 0 {
-        ExitStatus::Error
-    } else {
-        ExitStatus::Success
-    })
+    // Broken games are data here: only input and output errors change the exit code.
+    Ok(run.finish(&kept.totals, Ending::default()))
 }
 
 /// The value of the --split-by field for a selected game.
@@ -274,12 +246,11 @@ fn split_value(
         (Field::Tag(name), Some(report)) => report.tags.value(name).to_string(),
         (Field::Tag(name), None) => Tags::decode(raw, &options.decoder).value(name).to_string(),
         (Field::Column(index), Some(report)) => {
-            let name = StatsRow::HEADER.get(*index).copied().unwrap_or_default();
             let picker = crate::filter::columns::ColumnPicker {
-                wanted: vec![(name, 0)],
+                wanted: vec![(*index, 0)],
             };
             let mut values = [String::new()];
-            picker.pick(&StatsRow::new(report), &mut values);
+            picker.pick(&StatsRow::new(report, &[]), &mut values);
             let [value] = values;
             value
         }

@@ -1,18 +1,16 @@
 //! `pgnkit stats`: one CSV row per game with draw-rule figures, and a mergeable summary.
 
 use std::fs::File;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::Context as _;
 
-use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::common;
+use crate::cli::{GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::summary::{RunFigures, summary_line};
-use crate::stats::row::{csv_record, tag_values};
+use crate::output::records::{RecordFormat, RecordWriter, encode};
+use crate::output::summary::{RunFigures, summary_table};
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -47,6 +45,12 @@ pub struct Args {
     #[command(flatten)]
     pub output: OutputArg,
 
+    /// One row per game as CSV with a header, or one JSON object per game with the same
+    /// keys in the same order (counts and figures as numbers, booleans as booleans, tag
+    /// values as strings, empty cells as null).
+    #[arg(long, value_enum, default_value_t = StatsFormat::Csv, help_heading = "Output")]
+    pub format: StatsFormat,
+
     /// Print a readable summary table on stderr at the end (also with --merge).
     #[arg(long, help_heading = "Output")]
     pub summary: bool,
@@ -74,6 +78,7 @@ pub struct Args {
 const EXAMPLES: &str = "\
 Examples:
   pgnkit stats games.pgn -o games.csv           one row per game
+  pgnkit stats games.pgn --format jsonl         one JSON object per game
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
   pgnkit stats --merge part*.sum.csv -o total.sum.csv
@@ -81,72 +86,63 @@ Examples:
   pgnkit stats lichess.pgn -o games.csv         clocks, acpl, blunders from [%clk]/[%eval]
   pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv";
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatsFormat {
+    Csv,
+    Jsonl,
+}
+
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.merge {
         return merge(&args);
     }
-    let started = Instant::now();
-    let ctx = Context::new(global, args.output.output.is_none());
-    let options = common::replay_options(&args.input)?;
-    let filter = common::filter(&args.input)?;
-    let (sources, listing_errors) = common::sources(
+    let run = GameRun::new(
+        global,
         &args.input,
         &[
             ("-o", args.output.output.as_deref()),
             ("--summary-output", args.summary_output.as_deref()),
         ],
     )?;
-    let pipeline = common::pipeline(&ctx, &args.input);
-
     let output = Output::create(args.output.output.as_deref())?;
     // Opened before the run, so that a bad path fails at once, not after hours of work.
     let summary_output = summary_output(&args)?;
-    let mut output = output;
-    // The header comes first, also when the input holds no game.
+    let format = match args.format {
+        StatsFormat::Csv => RecordFormat::Csv,
+        StatsFormat::Jsonl => RecordFormat::Jsonl,
+    };
+    // The CSV header comes first, also when the input holds no game.
     let tags = &args.tags;
-    output.write_all(&csv_record((StatsRow::HEADER.as_slice(), tags))?)?;
+    let mut rows = RecordWriter::new::<StatsRow>(output, format, tags)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
-    let totals = common::run_games(
-        &pipeline,
-        &args.input,
-        &sources,
-        &filter,
+    let totals = run.run(
         |raw| {
-            filter.replay(raw, &options, &mut ()).map(|report| {
-                // Without --tags the row is made as before: no tag lookup on the hot path.
-                let row = if tags.is_empty() {
-                    csv_record(StatsRow::new(&report))
-                } else {
-                    csv_record((StatsRow::new(&report), tag_values(&report, tags)))
-                };
+            run.replay(raw, &mut ()).map(|report| {
+                // Encoded on the worker threads, so that the writer only copies bytes.
+                let row = encode(&StatsRow::new(&report, tags), format, tags);
                 (report, row)
             })
         },
         |_raw, (report, row)| {
-            let row = row
-                .as_ref()
-                .map_err(|err| anyhow::anyhow!("cannot make a CSV row: {err}"))?;
-            output.write_all(row)?;
+            let row = row.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;
+            rows.write_encoded(row)?;
             summary.add_game(report);
             figures.add_game(report);
             Ok(())
         },
     )?;
-    output.finish()?;
+    rows.into_inner().finish()?;
 
     finish_summary(&summary, summary_output, args.summary)?;
-    figures.files = totals.files;
-    figures.games = totals.games;
-    if !ctx.quiet {
-        crate::say!("{}", summary_line(&figures, started.elapsed()));
-    }
     // Broken games are data here: only input and output errors change the exit code.
-    Ok(if totals.input_errors + listing_errors > 0 {
-        ExitStatus::Error
-    } else {
-        ExitStatus::Success
-    })
+    Ok(run.finish(
+        &totals,
+        Ending {
+            figures: Some(figures),
+            failing_errors: 0,
+        },
+    ))
 }
 
 /// `--merge`: the sum of summary files.
@@ -204,7 +200,7 @@ fn finish_summary(
         output.finish()?;
     }
     if print_table {
-        crate::stderr::text(format_args!("{}", summary.table()));
+        crate::stderr::text(format_args!("{}", summary_table(summary)));
     }
     Ok(())
 }

@@ -1,17 +1,15 @@
 //! `pgnkit validate`: replay every game's main line and report each finding.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
-use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::common;
+use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
+use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
-use crate::output::summary::{RunFigures, summary_line};
-use crate::rules::replay::notation::PieceLetters;
-use crate::rules::{ReplayOptions, Severity};
+use crate::output::summary::RunFigures;
+use crate::rules::Severity;
 
 /// Replay every game's main line through the rules of chess and report each defect.
 ///
@@ -125,16 +123,8 @@ impl Level {
 }
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let started = Instant::now();
-    let ctx = Context::new(global, args.output.output.is_none());
-    let options = ReplayOptions {
-        variations: args.variations,
-        piece_letters: args.piece_letters,
-        tag_infos: args.level == Level::Info,
-        ..common::replay_options(&args.input)?
-    };
-    let filter = common::filter(&args.input)?;
-    let (sources, listing_errors) = common::sources(
+    let mut run = GameRun::new(
+        global,
         &args.input,
         &[
             ("-o", args.output.output.as_deref()),
@@ -142,27 +132,24 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ("--broken-out", args.broken_out.as_deref()),
         ],
     )?;
-    let pipeline = common::pipeline(&ctx, &args.input);
+    run.options.variations = args.variations;
+    run.options.piece_letters = args.piece_letters.map(Into::into);
+    run.options.tag_infos = args.level == Level::Info;
 
     let output = Output::create(args.output.output.as_deref())?;
-    let on_terminal = args.output.output.is_none() && std::io::stdout().is_terminal();
     let detail = TextDetail {
-        context: !args.compact && (args.verbose || on_terminal || args.board),
+        context: !args.compact && (args.verbose || run.ctx.data_on_terminal || args.board),
         why_every_time: args.verbose,
         board: args.board,
     };
     let codes = CodeFilter::new(&args.select, &args.ignore)?;
-    let mut writer = FindingWriter::new(output, args.format, ctx.color, detail);
+    let mut writer = FindingWriter::new(output, args.format, run.ctx.color, detail)?;
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();
     let level = args.level;
-    let totals = common::run_games(
-        &pipeline,
-        &args.input,
-        &sources,
-        &filter,
-        |raw| filter.replay(raw, &options, &mut ()),
+    let totals = run.run(
+        |raw| run.replay(raw, &mut ()),
         |raw, report| {
             figures.plies += u64::from(report.plies);
             let copy = if report.first_error().is_some() {
@@ -188,20 +175,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     for copy in [clean_out, broken_out].into_iter().flatten() {
         copy.finish()?;
     }
-
-    figures.files = totals.files;
-    figures.games = totals.games;
-    if !ctx.quiet {
-        crate::say!("{}", summary_line(&figures, started.elapsed()));
-    }
-    let mut status = ExitStatus::Success;
-    if figures.errors > 0 {
-        status = status.max(ExitStatus::Failure);
-    }
-    if totals.input_errors + listing_errors > 0 {
-        status = status.max(ExitStatus::Error);
-    }
-    Ok(status)
+    Ok(run.finish(
+        &totals,
+        Ending {
+            figures: Some(figures),
+            failing_errors: figures.errors,
+        },
+    ))
 }
 
 fn open_copy(path: &Path) -> anyhow::Result<Output> {

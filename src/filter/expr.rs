@@ -17,12 +17,13 @@ use std::cmp::Ordering;
 
 use regex::Regex;
 
+use crate::output::records::Record as _;
 use crate::stats::StatsRow;
 
 /// Where a field's value comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Field {
-    /// A `stats` column, by its index in `StatsRow::HEADER`.
+    /// A `stats` column, by its index in `StatsRow::COLUMNS`.
     Column(usize),
     /// A PGN tag, by its name (an absent tag reads as "").
     Tag(String),
@@ -373,9 +374,9 @@ pub fn resolve(name: &str) -> Option<Field> {
     if name.starts_with(|c: char| c.is_ascii_uppercase()) {
         return Some(Field::Tag(name.to_string()));
     }
-    StatsRow::HEADER
+    StatsRow::COLUMNS
         .iter()
-        .position(|column| *column == name)
+        .position(|column| column.name == name)
         .map(Field::Column)
 }
 
@@ -505,7 +506,11 @@ mod tests {
             .iter()
             .map(|f| match f {
                 Field::Tag(name) => name.clone(),
-                Field::Column(i) => crate::stats::StatsRow::HEADER[*i].to_string(),
+                Field::Column(i) => {
+                    <crate::stats::StatsRow as crate::output::records::Record>::COLUMNS[*i]
+                        .name
+                        .to_string()
+                }
             })
             .collect();
         expr.eval(&|slot| {

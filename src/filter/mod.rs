@@ -131,9 +131,7 @@ impl GameFilter {
                     .iter()
                     .enumerate()
                     .filter_map(|(slot, field)| match field {
-                        Field::Column(index) => {
-                            StatsRow::HEADER.get(*index).map(|name| (*name, slot))
-                        }
+                        Field::Column(index) => Some((*index, slot)),
                         Field::Tag(_) => None,
                     })
                     .collect();
@@ -248,7 +246,7 @@ fn where_holds(expr: &Expr, picker: &ColumnPicker, report: &GameReport) -> bool 
             values.resize(expr.fields.len(), String::new());
         }
         if !picker.wanted.is_empty() {
-            picker.pick(&StatsRow::new(report), values);
+            picker.pick(&StatsRow::new(report, &[]), values);
         }
         let values = &*values;
         expr.eval(&|slot| match expr.fields.get(slot) {

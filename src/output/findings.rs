@@ -2,9 +2,8 @@
 
 use std::io::Write;
 
-use serde::Serialize;
-
 use crate::output::board::text_board;
+use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
 use crate::output::terminal::visible;
 use crate::rules::findings::marks::marks_of;
 use crate::rules::{Code, Finding, GameReport, Severity};
@@ -19,41 +18,44 @@ pub enum FindingFormat {
 
 /// One finding with its game's identity: the record of the jsonl and csv formats, with
 /// SPEC.md's keys in SPEC.md's order.
-#[derive(Serialize)]
 pub struct FindingRecord<'a> {
-    pub file: &'a str,
-    pub game: u64,
-    pub line: u64,
-    pub white: &'a str,
-    pub black: &'a str,
-    pub ply: u32,
-    #[serde(rename = "move")]
-    pub move_text: &'a str,
-    pub san: &'a str,
-    pub severity: &'a str,
-    pub code: &'a str,
-    pub message: &'a str,
-    pub fen: &'a str,
-    pub move_line: u64,
+    game: &'a GameReport,
+    finding: &'a Finding,
 }
 
-impl<'a> FindingRecord<'a> {
-    pub fn new(game: &'a GameReport, finding: &'a Finding) -> FindingRecord<'a> {
-        FindingRecord {
-            file: &game.file,
-            game: game.index,
-            line: game.line,
-            white: game.tags.value("White"),
-            black: game.tags.value("Black"),
-            ply: finding.ply,
-            move_text: &finding.move_text,
-            san: &finding.san,
-            severity: finding.severity().as_str(),
-            code: finding.code.as_str(),
-            message: &finding.message,
-            fen: &finding.fen,
-            move_line: finding.move_line,
-        }
+impl Record for FindingRecord<'_> {
+    const COLUMNS: &'static [Column] = &[
+        Column::string("file"),
+        Column::number("game"),
+        Column::number("line"),
+        Column::string("white"),
+        Column::string("black"),
+        Column::number("ply"),
+        Column::string("move"),
+        Column::string("san"),
+        Column::string("severity"),
+        Column::string("code"),
+        Column::string("message"),
+        Column::string("fen"),
+        Column::number("move_line"),
+    ];
+    const EMPTY_STRING_IS_NULL: bool = false;
+
+    fn cells(&self, cells: &mut Cells) {
+        let (game, finding) = (self.game, self.finding);
+        cells.text(&game.file);
+        cells.number(game.index);
+        cells.number(game.line);
+        cells.text(game.tags.value("White"));
+        cells.text(game.tags.value("Black"));
+        cells.number(finding.ply);
+        cells.text(&finding.move_text);
+        cells.text(&finding.san);
+        cells.text(finding.severity().as_str());
+        cells.text(finding.code.as_str());
+        cells.text(&finding.message);
+        cells.text(&finding.fen);
+        cells.number(finding.move_line);
     }
 }
 
@@ -120,15 +122,20 @@ impl CodeFilter {
 
 /// Writes findings in one format.
 pub struct FindingWriter<W: Write> {
-    format: FindingFormat,
-    color: bool,
-    detail: TextDetail,
-    csv: Option<csv::Writer<W>>,
-    out: Option<W>,
+    sink: Sink<W>,
     /// Findings written so far.
     pub written: u64,
     /// The codes whose meaning was already printed.
     explained: Vec<Code>,
+}
+
+enum Sink<W: Write> {
+    Text {
+        out: W,
+        color: bool,
+        detail: TextDetail,
+    },
+    Records(RecordWriter<W>),
 }
 
 const RED: &str = "\x1b[31m";
@@ -138,96 +145,76 @@ const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
 impl<W: Write> FindingWriter<W> {
-    pub fn new(out: W, format: FindingFormat, color: bool, detail: TextDetail) -> FindingWriter<W> {
-        match format {
-            FindingFormat::Csv => FindingWriter {
-                format,
-                color: false,
-                detail: TextDetail::default(),
-                csv: Some(csv::Writer::from_writer(out)),
-                out: None,
-                written: 0,
-                explained: Vec::new(),
-            },
-            _ => FindingWriter {
-                format,
-                color: color && format == FindingFormat::Text,
-                detail,
-                csv: None,
-                out: Some(out),
-                written: 0,
-                explained: Vec::new(),
-            },
-        }
+    pub fn new(
+        out: W,
+        format: FindingFormat,
+        color: bool,
+        detail: TextDetail,
+    ) -> anyhow::Result<FindingWriter<W>> {
+        let sink = match format {
+            FindingFormat::Text => Sink::Text { out, color, detail },
+            FindingFormat::Jsonl => Sink::Records(RecordWriter::new::<FindingRecord>(
+                out,
+                RecordFormat::Jsonl,
+                &[],
+            )?),
+            FindingFormat::Csv => Sink::Records(RecordWriter::new::<FindingRecord>(
+                out,
+                RecordFormat::Csv,
+                &[],
+            )?),
+        };
+        Ok(FindingWriter {
+            sink,
+            written: 0,
+            explained: Vec::new(),
+        })
     }
 
     /// Writes one finding of one game.
     pub fn write(&mut self, game: &GameReport, finding: &Finding) -> anyhow::Result<()> {
-        let record = FindingRecord::new(game, finding);
         self.written += 1;
-        if let Some(csv) = self.csv.as_mut() {
-            csv.serialize(&record)?;
-            return Ok(());
-        }
-        let Some(out) = self.out.as_mut() else {
-            return Ok(());
-        };
-        match self.format {
-            FindingFormat::Jsonl => {
-                serde_json::to_writer(&mut *out, &record)?;
-                out.write_all(b"\n")?;
-            }
-            _ => {
-                write_text(out, game, finding, self.color)?;
-                if self.detail.context {
+        match &mut self.sink {
+            Sink::Records(records) => records.write(&FindingRecord { game, finding })?,
+            Sink::Text { out, color, detail } => {
+                write_text(out, game, finding, *color)?;
+                if detail.context {
                     let first_of_code = !self.explained.contains(&finding.code);
                     if first_of_code {
                         self.explained.push(finding.code);
                     }
-                    let why = self.detail.why_every_time || first_of_code;
-                    write_context(out, game, finding, why, self.color)?;
+                    let why = detail.why_every_time || first_of_code;
+                    write_context(out, game, finding, why, *color)?;
                 }
-                if self.detail.board {
-                    write_board(out, finding, self.color)?;
+                if detail.board {
+                    write_board(out, finding, *color)?;
                 }
             }
         }
         Ok(())
     }
 
-    /// Writes the CSV header even when there is no finding, so the file is always a table.
-    pub fn finish(mut self) -> anyhow::Result<W> {
-        if let Some(mut csv) = self.csv.take() {
-            if self.written == 0 {
-                csv.write_record(CSV_HEADER)?;
-            }
-            csv.flush()?;
-            return csv
-                .into_inner()
-                .map_err(|e| anyhow::anyhow!("{}", e.error()));
-        }
-        self.out
-            .take()
-            .ok_or_else(|| anyhow::anyhow!("writer already finished"))
+    pub fn finish(self) -> anyhow::Result<W> {
+        Ok(match self.sink {
+            Sink::Text { out, .. } => out,
+            Sink::Records(records) => records.into_inner(),
+        })
     }
 }
 
-/// The CSV header, the same as the serialized record's field names.
-pub const CSV_HEADER: [&str; 13] = [
-    "file",
-    "game",
-    "line",
-    "white",
-    "black",
-    "ply",
-    "move",
-    "san",
-    "severity",
-    "code",
-    "message",
-    "fen",
-    "move_line",
-];
+/// The escape codes around a severity's name: red errors, yellow warnings, dim infos
+/// (none without colour).
+pub fn severity_colour(severity: Severity, color: bool) -> (&'static str, &'static str) {
+    if !color {
+        return ("", "");
+    }
+    let on = match severity {
+        Severity::Error => RED,
+        Severity::Warning => YELLOW,
+        Severity::Info => DIM,
+    };
+    (on, RESET)
+}
 
 /// `FILE:MOVE_LINE: game N, 23... O-O: error[code]: MESSAGE`, the data's control
 /// characters written visibly (a file may hold anything; a terminal obeys it).
@@ -238,18 +225,7 @@ fn write_text<W: Write>(
     color: bool,
 ) -> std::io::Result<()> {
     let severity = finding.severity();
-    let (on, off) = if color {
-        (
-            match severity {
-                Severity::Error => RED,
-                Severity::Warning => YELLOW,
-                Severity::Info => DIM,
-            },
-            RESET,
-        )
-    } else {
-        ("", "")
-    };
+    let (on, off) = severity_colour(severity, color);
     write!(
         out,
         "{}:{}: game {}",

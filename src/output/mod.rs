@@ -4,6 +4,7 @@
 pub mod board;
 pub mod findings;
 pub mod pgn;
+pub mod records;
 pub mod report;
 pub mod report_openings;
 pub mod summary;

@@ -3,6 +3,7 @@
 //! each error finding, the move attempted drawn as an arrow.
 
 use crate::stats::Summary;
+use crate::stats::summary::DRAW_RULES;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -49,15 +50,6 @@ pub struct ReportMeta {
 
 /// The results a chart always shows, in this order; anything else recorded follows.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
-
-/// The draw rules, named as the `*_ply` columns of `stats` without the suffix.
-const DRAW_RULES: [&str; 5] = [
-    "threefold",
-    "fivefold",
-    "fifty_move",
-    "seventy_five_move",
-    "perpetual_check",
-];
 
 impl ReportBuilder {
     /// A builder that keeps at most `limit` boards and lists every finding at least as
@@ -278,7 +270,7 @@ impl ReportBuilder {
     }
 
     fn render_draw_rules(&self, html: &mut String) {
-        let rows = self.rows_of(&DRAW_RULES, "draw_rule", |rule| (rule, ""));
+        let rows = self.rows_of(&DRAW_RULES, "draw_rule", |&(rule, _)| (rule, ""));
         panel(
             html,
             "Draw rules",

@@ -1,8 +1,12 @@
-//! The one-line run summary on stderr.
+//! The run summary on stderr: the one line every game-reading command ends with, and the
+//! table of `stats --summary`.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::output::terminal::visible;
 use crate::rules::{GameReport, Severity};
+use crate::stats::Summary;
 
 /// Figures of a whole run, for the summary line.
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,6 +54,99 @@ pub fn summary_line(figures: &RunFigures, elapsed: Duration) -> String {
         counted(figures.warnings, "warning", "warnings"),
         thousands(rate.round() as u64),
     )
+}
+
+/// The readable table of `stats --summary`: one block per section, with shares of all
+/// games.
+pub fn summary_table(summary: &Summary) -> String {
+    let games = summary.get("games", "games");
+    // Opening names are long: they get a column of their own width.
+    let width = summary
+        .rows()
+        .into_iter()
+        .filter(|(section, _, _)| *section != "opening")
+        .map(|(_, key, _)| visible(key).chars().count())
+        .max()
+        .unwrap_or(0);
+    // Sections in reading order; any other section follows.
+    let order = [
+        "games",
+        "result",
+        "status",
+        "termination",
+        "draw_rule",
+        "moves",
+        "finding",
+        "opening",
+    ];
+    let rank = |section: &str| {
+        order
+            .iter()
+            .position(|s| *s == section)
+            .unwrap_or(order.len())
+    };
+    let mut sections: Vec<_> = summary.sections().into_iter().collect();
+    sections.sort_by_key(|(section, _)| rank(section));
+    let mut out = String::new();
+    for (section, keys) in sections {
+        out.push_str(section);
+        out.push('\n');
+        let shares = !matches!(section, "moves" | "finding") && games > 0;
+        let (keys, width) = if section == "opening" {
+            let keys = most_frequent_openings(keys, &mut out);
+            let longest = keys
+                .iter()
+                .map(|(key, _)| visible(key).chars().count())
+                .max();
+            let opening_width = longest.unwrap_or(0).min(OPENING_WIDTH).max(width);
+            (keys, opening_width)
+        } else {
+            (keys.into_iter().collect(), width)
+        };
+        for (key, n) in keys {
+            let share = if shares {
+                format!("  {:5.1}%", n as f64 * 100.0 / games as f64)
+            } else {
+                String::new()
+            };
+            // Keys are tag values: their control characters must not reach a terminal.
+            let key = cut(&visible(key), width);
+            out.push_str(&format!("  {key:<width$}  {:>12}{share}\n", thousands(n)));
+        }
+    }
+    out
+}
+/// Openings the table lists: the most frequent (the CSV has them all).
+const OPENINGS_SHOWN: usize = 10;
+/// Opening names longer than this are cut in the table.
+const OPENING_WIDTH: usize = 60;
+
+/// The `OPENINGS_SHOWN` most frequent openings, most frequent first; says how many more
+/// there are under the section's heading.
+fn most_frequent_openings<'a>(
+    keys: BTreeMap<&'a str, u64>,
+    out: &mut String,
+) -> Vec<(&'a str, u64)> {
+    let mut keys: Vec<(&str, u64)> = keys.into_iter().collect();
+    keys.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    if keys.len() > OPENINGS_SHOWN {
+        out.push_str(&format!(
+            "  (the {OPENINGS_SHOWN} most frequent of {} openings; --summary-output lists all)\n",
+            keys.len()
+        ));
+        keys.truncate(OPENINGS_SHOWN);
+    }
+    keys
+}
+
+/// `text` cut to `width` characters, `…` marking the cut.
+fn cut(text: &str, width: usize) -> String {
+    if width == 0 || text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut short: String = text.chars().take(width - 1).collect();
+    short.push('…');
+    short
 }
 
 /// `1 game`, `2,000 games`.

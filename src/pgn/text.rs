@@ -10,9 +10,7 @@ use encoding_rs::Encoding;
 
 /// An encoding name that `TextDecoder::from_label` does not know.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "--encoding: unknown encoding `{label}` (try auto, utf-8, latin1, windows-1252, cp437, cp850)"
-)]
+#[error("unknown encoding `{label}` (try auto, utf-8, latin1, windows-1252, cp437, cp850)")]
 pub struct UnknownEncoding {
     pub label: String,
 }

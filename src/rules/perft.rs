@@ -32,9 +32,31 @@ pub fn variant_of_suite(name: &str) -> Option<&'static str> {
     VARIANT_NAMES.iter().copied().find(|v| lower.contains(v))
 }
 
+/// A suite line that fits neither format, with its line number.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SuiteError {
+    #[error("line {0}: `{1}` is not `perft DEPTH COUNT`")]
+    BadPerftLine(usize, String),
+    #[error("line {0}: a perft line before any epd line")]
+    PerftBeforeEpd(usize),
+    #[error("line {0}: `{1}` is not a `D<depth> <count>` opcode")]
+    BadOpcode(usize, String),
+    #[error("line {0}: `{1}` is neither an id/epd/perft line nor an EPD with ;D opcodes")]
+    UnknownLine(usize, String),
+}
+
+/// Why a perft FEN gives no position.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PerftPositionError {
+    #[error("`{fen}`: {why}")]
+    Unreadable { fen: String, why: String },
+    #[error("`{fen}` is not a legal position: {why}")]
+    Illegal { fen: String, why: String },
+}
+
 /// Reads a suite in either format; lines that fit neither are returned as errors with
 /// their line number so that a typo never passes silently.
-pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut entries: Vec<SuiteEntry> = Vec::new();
     let mut pending_id: Option<String> = None;
     for (number, line) in text.lines().enumerate() {
@@ -56,17 +78,15 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
             });
         } else if let Some(rest) = line.strip_prefix("perft ") {
             let (depth, nodes) = parse_depth_nodes(rest)
-                .ok_or_else(|| format!("line {line_no}: `{line}` is not `perft DEPTH COUNT`"))?;
+                .ok_or_else(|| SuiteError::BadPerftLine(line_no, line.to_string()))?;
             let entry = entries
                 .last_mut()
-                .ok_or_else(|| format!("line {line_no}: a perft line before any epd line"))?;
+                .ok_or(SuiteError::PerftBeforeEpd(line_no))?;
             entry.expected.push((depth, nodes));
         } else if line.contains(";D") {
             entries.push(parse_epd_line(line, line_no)?);
         } else {
-            return Err(format!(
-                "line {line_no}: `{line}` is neither an id/epd/perft line nor an EPD with ;D opcodes"
-            ));
+            return Err(SuiteError::UnknownLine(line_no, line.to_string()));
         }
     }
     Ok(entries)
@@ -80,7 +100,7 @@ fn parse_depth_nodes(text: &str) -> Option<(u32, u64)> {
 }
 
 /// `FEN ;D1 20 ;D2 400`
-fn parse_epd_line(line: &str, line_no: usize) -> Result<SuiteEntry, String> {
+fn parse_epd_line(line: &str, line_no: usize) -> Result<SuiteEntry, SuiteError> {
     let mut parts = line.split(';');
     let fen = parts.next().unwrap_or_default().trim().to_string();
     let mut expected = Vec::new();
@@ -90,9 +110,8 @@ fn parse_epd_line(line: &str, line_no: usize) -> Result<SuiteEntry, String> {
             continue;
         }
         let parsed = opcode.strip_prefix('D').and_then(parse_depth_nodes);
-        let (depth, nodes) = parsed.ok_or_else(|| {
-            format!("line {line_no}: `{opcode}` is not a `D<depth> <count>` opcode")
-        })?;
+        let (depth, nodes) =
+            parsed.ok_or_else(|| SuiteError::BadOpcode(line_no, opcode.to_string()))?;
         expected.push((depth, nodes));
     }
     Ok(SuiteEntry {
@@ -105,19 +124,20 @@ fn parse_epd_line(line: &str, line_no: usize) -> Result<SuiteEntry, String> {
 /// The position of a perft FEN or EPD. Perft suites hold positions that are reachable
 /// only in theory (impossible checks, too much material: shakmaty's own tests accept
 /// them), so those two defects are let through; anything else is an error.
-pub fn position_of(fen_text: &str) -> Result<Chess, String> {
+pub fn position_of(fen_text: &str) -> Result<Chess, PerftPositionError> {
     // The one FEN reader of every command; the judgement stays perft's own (above).
     let (_, fen) =
-        crate::rules::fen::epd::parse(fen_text).map_err(|err| format!("`{fen_text}`: {err}"))?;
+        crate::rules::fen::epd::parse(fen_text).map_err(|err| PerftPositionError::Unreadable {
+            fen: fen_text.to_string(),
+            why: err.to_string(),
+        })?;
     let mode = CastlingMode::detect(fen.as_setup());
     fen.into_position::<Chess>(mode)
         .or_else(PositionError::ignore_too_much_material)
         .or_else(PositionError::ignore_impossible_check)
-        .map_err(|err| {
-            format!(
-                "`{fen_text}` is not a legal position: {}",
-                crate::rules::fen::setup::describe_position_errors(err.kinds())
-            )
+        .map_err(|err| PerftPositionError::Illegal {
+            fen: fen_text.to_string(),
+            why: crate::rules::fen::setup::describe_position_errors(err.kinds()),
         })
 }
 

@@ -1,21 +1,18 @@
-//! The per-game record of `pgnkit stats`: one CSV row, SPEC.md's columns in SPEC.md's order.
+//! The per-game record of `pgnkit stats`: one CSV row or JSON line, SPEC.md's columns in
+//! SPEC.md's order.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use shakmaty::{Color, Position};
 
-use serde::Serialize;
-use shakmaty::Position;
-
+use crate::output::records::{Cells, Column, Record};
 use crate::rules::GameReport;
 use crate::rules::replay::annotations::Clock;
 use crate::rules::replay::fen_of;
-use shakmaty::Color;
 
 /// One game's row. Games that never reached a position (unreadable, unsupported variant,
 /// invalid setup) have an empty `termination`, `final_fen` and `max_repetition`, zero
 /// counts, and `false` for the booleans that describe a position; `result_consistent` is
 /// `true` since no `result.mismatch` can be reported without a position.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct StatsRow<'a> {
     pub file: &'a str,
     pub game: u64,
@@ -73,65 +70,13 @@ pub struct StatsRow<'a> {
     pub black_mistakes: u32,
     pub white_blunders: u32,
     pub black_blunders: u32,
+    /// The values of the `--tags` columns, in the order named ("" for an absent tag).
+    pub tags: Vec<&'a str>,
 }
 
 impl<'a> StatsRow<'a> {
-    /// The column names, in the order of the fields above.
-    pub const HEADER: [&'static str; 51] = [
-        "file",
-        "game",
-        "line",
-        "event",
-        "site",
-        "date",
-        "round",
-        "white",
-        "black",
-        "white_elo",
-        "black_elo",
-        "eco",
-        "result",
-        "plies",
-        "status",
-        "termination",
-        "final_fen",
-        "first_error_ply",
-        "first_error_code",
-        "checks",
-        "captures",
-        "castles",
-        "en_passant",
-        "promotions",
-        "missed_en_passant",
-        "max_repetition",
-        "threefold_ply",
-        "fivefold_ply",
-        "fifty_move_ply",
-        "seventy_five_move_ply",
-        "perpetual_check",
-        "insufficient_material",
-        "result_consistent",
-        "under_promotions",
-        "opening_eco",
-        "opening_name",
-        "opening_ply",
-        "clocks",
-        "white_clock_end",
-        "black_clock_end",
-        "white_clock_min",
-        "black_clock_min",
-        "evals",
-        "white_acpl",
-        "black_acpl",
-        "white_inaccuracies",
-        "black_inaccuracies",
-        "white_mistakes",
-        "black_mistakes",
-        "white_blunders",
-        "black_blunders",
-    ];
-
-    pub fn new(report: &'a GameReport) -> StatsRow<'a> {
+    /// The row of a game, with the values of the tags `--tags` names.
+    pub fn new(report: &'a GameReport, tag_columns: &[String]) -> StatsRow<'a> {
         let tag = |name: &str| report.tags.value(name);
         let first_error = report.first_error();
         let position = report.final_pos.as_ref();
@@ -195,64 +140,133 @@ impl<'a> StatsRow<'a> {
             black_mistakes,
             white_blunders,
             black_blunders,
+            tags: tag_columns.iter().map(|name| tag(name)).collect(),
         }
     }
 }
 
-/// The values of the `--tags` columns, in the order named ("" for an absent tag).
-pub fn tag_values<'a>(report: &'a GameReport, names: &[String]) -> Vec<&'a str> {
-    names.iter().map(|name| report.tags.value(name)).collect()
-}
+impl Record for StatsRow<'_> {
+    /// SPEC.md's columns in SPEC.md's order, then `under_promotions`, the opening, clock
+    /// and evaluation columns; tag columns are strings. The `--tags` columns follow, as extra columns.
+    const COLUMNS: &'static [Column] = &[
+        Column::string("file"),
+        Column::number("game"),
+        Column::number("line"),
+        Column::string("event"),
+        Column::string("site"),
+        Column::string("date"),
+        Column::string("round"),
+        Column::string("white"),
+        Column::string("black"),
+        Column::string("white_elo"),
+        Column::string("black_elo"),
+        Column::string("eco"),
+        Column::string("result"),
+        Column::number("plies"),
+        Column::string("status"),
+        Column::string("termination"),
+        Column::string("final_fen"),
+        Column::number("first_error_ply"),
+        Column::string("first_error_code"),
+        Column::number("checks"),
+        Column::number("captures"),
+        Column::number("castles"),
+        Column::number("en_passant"),
+        Column::number("promotions"),
+        Column::number("missed_en_passant"),
+        Column::number("max_repetition"),
+        Column::number("threefold_ply"),
+        Column::number("fivefold_ply"),
+        Column::number("fifty_move_ply"),
+        Column::number("seventy_five_move_ply"),
+        Column::bool("perpetual_check"),
+        Column::bool("insufficient_material"),
+        Column::bool("result_consistent"),
+        Column::number("under_promotions"),
+        // SPEC.md "Openings": empty when the game names none.
+        Column::string("opening_eco"),
+        Column::string("opening_name"),
+        Column::number("opening_ply"),
+        // Clocks in seconds (a decimal when the clock has a fraction), evaluation figures.
+        Column::number("clocks"),
+        Column::number("white_clock_end"),
+        Column::number("black_clock_end"),
+        Column::number("white_clock_min"),
+        Column::number("black_clock_min"),
+        Column::number("evals"),
+        Column::number("white_acpl"),
+        Column::number("black_acpl"),
+        Column::number("white_inaccuracies"),
+        Column::number("black_inaccuracies"),
+        Column::number("white_mistakes"),
+        Column::number("black_mistakes"),
+        Column::number("white_blunders"),
+        Column::number("black_blunders"),
+    ];
+    const EMPTY_STRING_IS_NULL: bool = true;
 
-/// One CSV record (with its line end) of `StatsRow::HEADER` or of a game's row: made on the
-/// worker threads, so that the writer only copies bytes. Each thread keeps one CSV writer
-/// for all its rows.
-pub fn csv_record(record: impl Serialize) -> csv::Result<Vec<u8>> {
-    thread_local! {
-        static WRITER: RefCell<RowWriter> = RefCell::new(RowWriter::new());
-    }
-    WRITER.with_borrow_mut(|writer| {
-        let made = writer
-            .csv
-            .serialize(record)
-            .and_then(|()| Ok(writer.csv.flush()?));
-        let row = made.map(|()| writer.bytes.borrow().clone());
-        writer.bytes.borrow_mut().clear();
-        if row.is_err() {
-            // A record cut short must not lead the next one.
-            *writer = RowWriter::new();
+    fn cells(&self, cells: &mut Cells) {
+        cells.text(self.file);
+        cells.number(self.game);
+        cells.number(self.line);
+        cells.text(self.event);
+        cells.text(self.site);
+        cells.text(self.date);
+        cells.text(self.round);
+        cells.text(self.white);
+        cells.text(self.black);
+        cells.text(self.white_elo);
+        cells.text(self.black_elo);
+        cells.text(self.eco);
+        cells.text(self.result);
+        cells.number(self.plies);
+        cells.text(self.status);
+        cells.text(self.termination);
+        cells.text(&self.final_fen);
+        cells.optional(self.first_error_ply);
+        cells.text(self.first_error_code);
+        cells.number(self.checks);
+        cells.number(self.captures);
+        cells.number(self.castles);
+        cells.number(self.en_passant);
+        cells.number(self.promotions);
+        cells.number(self.missed_en_passant);
+        cells.optional(self.max_repetition);
+        cells.optional(self.threefold_ply);
+        cells.optional(self.fivefold_ply);
+        cells.optional(self.fifty_move_ply);
+        cells.optional(self.seventy_five_move_ply);
+        cells.bool(self.perpetual_check);
+        cells.bool(self.insufficient_material);
+        cells.bool(self.result_consistent);
+        cells.number(self.under_promotions);
+        cells.text(self.opening_eco);
+        cells.text(self.opening_name);
+        cells.optional(self.opening_ply);
+        cells.number(self.clocks);
+        for clock in [
+            self.white_clock_end,
+            self.black_clock_end,
+            self.white_clock_min,
+            self.black_clock_min,
+        ] {
+            match clock {
+                Some(clock) => cells.text(&clock.to_text()),
+                None => cells.optional(None::<u32>),
+            }
         }
-        row
-    })
-}
-
-/// A CSV writer whose output the caller can take after each record.
-struct RowWriter {
-    csv: csv::Writer<SharedBytes>,
-    bytes: Rc<RefCell<Vec<u8>>>,
-}
-
-impl RowWriter {
-    fn new() -> RowWriter {
-        let bytes = Rc::new(RefCell::new(Vec::new()));
-        let csv = csv::WriterBuilder::new()
-            .has_headers(false)
-            .buffer_capacity(512)
-            .from_writer(SharedBytes(bytes.clone()));
-        RowWriter { csv, bytes }
-    }
-}
-
-struct SharedBytes(Rc<RefCell<Vec<u8>>>);
-
-impl std::io::Write for SharedBytes {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+        cells.number(self.evals);
+        cells.optional(self.white_acpl);
+        cells.optional(self.black_acpl);
+        cells.number(self.white_inaccuracies);
+        cells.number(self.black_inaccuracies);
+        cells.number(self.white_mistakes);
+        cells.number(self.black_mistakes);
+        cells.number(self.white_blunders);
+        cells.number(self.black_blunders);
+        for value in &self.tags {
+            cells.text(value);
+        }
     }
 }
 
@@ -270,19 +284,20 @@ mod tests {
 
     use super::StatsRow;
     use crate::input::{Limits, Splitter};
+    use crate::output::records::{RecordFormat, encode};
     use crate::rules::{ReplayOptions, replay};
 
-    /// The header written first must name the serialised fields, in their order.
+    /// Every column gets its cell: a JSON line has as many keys as there are columns.
     #[test]
-    fn header_matches_the_serialised_fields() {
+    fn every_column_gets_a_cell() {
         let pgn: &[u8] = b"1. e4 e5 *\n";
         let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
         let raw = splitter.next_game().unwrap().unwrap();
         let report = replay(&raw, &ReplayOptions::default(), &mut ());
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        writer.serialize(StatsRow::new(&report)).unwrap();
-        let text = String::from_utf8(writer.into_inner().unwrap()).unwrap();
-        let header = text.lines().next().unwrap();
-        assert_eq!(header, StatsRow::HEADER.join(","));
+        let line = encode(&StatsRow::new(&report, &[]), RecordFormat::Jsonl, &[]).unwrap();
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_slice(&line).unwrap();
+        let columns = <StatsRow as crate::output::records::Record>::COLUMNS;
+        assert_eq!(object.len(), columns.len());
     }
 }

@@ -6,8 +6,6 @@ use std::io::{Read, Write};
 
 use anyhow::{Context as _, bail};
 
-use crate::output::summary::thousands;
-use crate::output::terminal::visible;
 use crate::rules::GameReport;
 use crate::stats::row::insufficient_material;
 
@@ -63,36 +61,57 @@ pub struct Summary {
     counts: BTreeMap<String, BTreeMap<String, u64>>,
     /// The counts of the `FIXED` keys; `None` until a key is first added (a key added
     /// with 0 is listed, one never added is not).
-    fixed: [Option<u64>; FIXED.len()],
+    fixed: [Option<u64>; FIXED_KEYS],
 }
 
 const HEADER: [&str; 3] = ["section", "key", "count"];
 
-/// The keys every game adds to: counted in an array instead of the map, as most of a
-/// game's additions are these (`add_game` names them by index).
-const FIXED: [(&str, &str); 15] = [
-    ("games", "games"),
-    ("draw_rule", "threefold"),
-    ("draw_rule", "fivefold"),
-    ("draw_rule", "fifty_move"),
-    ("draw_rule", "seventy_five_move"),
-    ("draw_rule", "perpetual_check"),
-    ("draw_rule", "insufficient_material"),
-    ("moves", "plies"),
-    ("moves", "checks"),
-    ("moves", "captures"),
-    ("moves", "castles"),
-    ("moves", "en_passant"),
-    ("moves", "promotions"),
-    ("moves", "under_promotions"),
-    ("moves", "missed_en_passant"),
+/// A `draw_rule` key and whether the rule held in a game.
+type DrawRule = (&'static str, fn(&GameReport) -> bool);
+
+/// A `moves` key and a game's count of it.
+type MoveCount = (&'static str, fn(&GameReport) -> u32);
+
+/// The `draw_rule` section: games in which each rule held at some ply. The one list of
+/// the draw rules: the summary counts them, and the report and the table show them.
+pub const DRAW_RULES: [DrawRule; 6] = [
+    ("threefold", |r| r.draws.threefold_ply.is_some()),
+    ("fivefold", |r| r.draws.fivefold_ply.is_some()),
+    ("fifty_move", |r| r.draws.fifty_move_ply.is_some()),
+    ("seventy_five_move", |r| {
+        r.draws.seventy_five_move_ply.is_some()
+    }),
+    ("perpetual_check", |r| r.perpetual_check),
+    ("insufficient_material", insufficient_material),
 ];
-const GAMES: usize = 0;
-const DRAW_RULES: usize = 1;
-const MOVES: usize = 7;
+
+/// The `moves` section: move totals over all games.
+pub const MOVE_COUNTS: [MoveCount; 8] = [
+    ("plies", |r| r.plies),
+    ("checks", |r| r.counts.checks),
+    ("captures", |r| r.counts.captures),
+    ("castles", |r| r.counts.castles),
+    ("en_passant", |r| r.counts.en_passant),
+    ("promotions", |r| r.counts.promotions),
+    ("under_promotions", |r| r.counts.under_promotions),
+    ("missed_en_passant", |r| r.counts.missed_en_passant),
+];
+
+/// The keys every game adds to, counted in an array instead of the map (most of a
+/// game's additions are these): `games`, then `DRAW_RULES`, then `MOVE_COUNTS`.
+const FIXED_KEYS: usize = 1 + DRAW_RULES.len() + MOVE_COUNTS.len();
+const FIRST_DRAW_RULE: usize = 1;
+const FIRST_MOVE_COUNT: usize = FIRST_DRAW_RULE + DRAW_RULES.len();
+
+/// The (section, key) of each `FIXED_KEYS` slot, in slot order.
+fn fixed_keys() -> impl Iterator<Item = (&'static str, &'static str)> {
+    std::iter::once(("games", "games"))
+        .chain(DRAW_RULES.iter().map(|&(key, _)| ("draw_rule", key)))
+        .chain(MOVE_COUNTS.iter().map(|&(key, _)| ("moves", key)))
+}
 
 fn fixed_index(section: &str, key: &str) -> Option<usize> {
-    FIXED.iter().position(|&(s, k)| s == section && k == key)
+    fixed_keys().position(|(s, k)| s == section && k == key)
 }
 
 impl Summary {
@@ -104,7 +123,7 @@ impl Summary {
         }
     }
 
-    /// Adds to a key that is not one of `FIXED`.
+    /// Adds to a key that is not one of the fixed keys.
     fn add_to_map(&mut self, section: &str, key: &str, n: u64) {
         // Look up before allocating: after the first games every key exists.
         if let Some(count) = self
@@ -129,8 +148,8 @@ impl Summary {
         }
     }
 
-    /// section -> key -> count, the `FIXED` keys included: what is written and shown.
-    fn view(&self) -> BTreeMap<&str, BTreeMap<&str, u64>> {
+    /// section -> key -> count, the fixed keys included: what is written and shown.
+    pub fn sections(&self) -> BTreeMap<&str, BTreeMap<&str, u64>> {
         let mut view: BTreeMap<&str, BTreeMap<&str, u64>> = self
             .counts
             .iter()
@@ -139,7 +158,7 @@ impl Summary {
                 (section.as_str(), keys)
             })
             .collect();
-        for (&(section, key), n) in FIXED.iter().zip(self.fixed) {
+        for ((section, key), n) in fixed_keys().zip(self.fixed) {
             if let Some(n) = n {
                 view.entry(section).or_default().insert(key, n);
             }
@@ -149,7 +168,7 @@ impl Summary {
 
     /// Every (section, key, count), sorted.
     pub fn rows(&self) -> Vec<(&str, &str, u64)> {
-        self.view()
+        self.sections()
             .into_iter()
             .flat_map(|(section, keys)| keys.into_iter().map(move |(key, n)| (section, key, n)))
             .collect()
@@ -169,7 +188,7 @@ impl Summary {
 
     /// Counts one game.
     pub fn add_game(&mut self, report: &GameReport) {
-        self.add_fixed(GAMES, 1);
+        self.add_fixed(0, 1);
         self.add_to_map("result", &report.result, 1);
         self.add_to_map("status", report.status.as_str(), 1);
         // Games that never reached a position have no termination.
@@ -182,34 +201,13 @@ impl Summary {
         if let Some(found) = report.opening {
             self.add_to_map("opening", &found.opening.summary_key, 1);
         }
-        let draws = &report.draws;
-        // In the order of `FIXED`.
-        let rules = [
-            draws.threefold_ply.is_some(),
-            draws.fivefold_ply.is_some(),
-            draws.fifty_move_ply.is_some(),
-            draws.seventy_five_move_ply.is_some(),
-            report.perpetual_check,
-            insufficient_material(report),
-        ];
-        for (index, held) in (DRAW_RULES..).zip(rules) {
-            if held {
+        for (index, (_, held)) in (FIRST_DRAW_RULE..).zip(DRAW_RULES) {
+            if held(report) {
                 self.add_fixed(index, 1);
             }
         }
-        let counts = &report.counts;
-        let moves = [
-            report.plies,
-            counts.checks,
-            counts.captures,
-            counts.castles,
-            counts.en_passant,
-            counts.promotions,
-            counts.under_promotions,
-            counts.missed_en_passant,
-        ];
-        for (index, n) in (MOVES..).zip(moves) {
-            self.add_fixed(index, u64::from(n));
+        for (index, (_, count)) in (FIRST_MOVE_COUNT..).zip(MOVE_COUNTS) {
+            self.add_fixed(index, u64::from(count(report)));
         }
     }
 
@@ -264,97 +262,4 @@ impl Summary {
         }
         Ok(summary)
     }
-
-    /// The readable table of `--summary`: one block per section, with shares of all games.
-    pub fn table(&self) -> String {
-        let games = self.get("games", "games");
-        // Opening names are long: they get a column of their own width.
-        let width = self
-            .rows()
-            .into_iter()
-            .filter(|(section, _, _)| *section != "opening")
-            .map(|(_, key, _)| visible(key).chars().count())
-            .max()
-            .unwrap_or(0);
-        // Sections in reading order; any other section follows.
-        let order = [
-            "games",
-            "result",
-            "status",
-            "termination",
-            "draw_rule",
-            "moves",
-            "finding",
-            "opening",
-        ];
-        let rank = |section: &str| {
-            order
-                .iter()
-                .position(|s| *s == section)
-                .unwrap_or(order.len())
-        };
-        let mut sections: Vec<_> = self.view().into_iter().collect();
-        sections.sort_by_key(|(section, _)| rank(section));
-        let mut out = String::new();
-        for (section, keys) in sections {
-            out.push_str(section);
-            out.push('\n');
-            let shares = !matches!(section, "moves" | "finding") && games > 0;
-            let (keys, width) = if section == "opening" {
-                let keys = most_frequent_openings(keys, &mut out);
-                let longest = keys
-                    .iter()
-                    .map(|(key, _)| visible(key).chars().count())
-                    .max();
-                let opening_width = longest.unwrap_or(0).min(OPENING_WIDTH).max(width);
-                (keys, opening_width)
-            } else {
-                (keys.into_iter().collect(), width)
-            };
-            for (key, n) in keys {
-                let share = if shares {
-                    format!("  {:5.1}%", n as f64 * 100.0 / games as f64)
-                } else {
-                    String::new()
-                };
-                // Keys are tag values: their control characters must not reach a terminal.
-                let key = cut(&visible(key), width);
-                out.push_str(&format!("  {key:<width$}  {:>12}{share}\n", thousands(n)));
-            }
-        }
-        out
-    }
-}
-
-/// Openings the table lists: the most frequent (the CSV has them all).
-const OPENINGS_SHOWN: usize = 10;
-/// Opening names longer than this are cut in the table.
-const OPENING_WIDTH: usize = 60;
-
-/// The `OPENINGS_SHOWN` most frequent openings, most frequent first; says how many more
-/// there are under the section's heading.
-fn most_frequent_openings<'a>(
-    keys: BTreeMap<&'a str, u64>,
-    out: &mut String,
-) -> Vec<(&'a str, u64)> {
-    let mut keys: Vec<(&str, u64)> = keys.into_iter().collect();
-    keys.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    if keys.len() > OPENINGS_SHOWN {
-        out.push_str(&format!(
-            "  (the {OPENINGS_SHOWN} most frequent of {} openings; --summary-output lists all)\n",
-            keys.len()
-        ));
-        keys.truncate(OPENINGS_SHOWN);
-    }
-    keys
-}
-
-/// `text` cut to `width` characters, `…` marking the cut.
-fn cut(text: &str, width: usize) -> String {
-    if width == 0 || text.chars().count() <= width {
-        return text.to_string();
-    }
-    let mut short: String = text.chars().take(width - 1).collect();
-    short.push('…');
-    short
 }

@@ -238,3 +238,19 @@ fn invalid_castling_rights_name_only_the_bad_rights_and_what_is_missing() {
         "{stdout}"
     );
 }
+
+#[test]
+fn color_always_colours_the_severity_as_validate_does() {
+    let fen = "4k3/8/8/8/8/8/8/4K2R w Q - 0 1";
+    let (code, stdout, _) = run_args(&["check-fen", "--color", "always", fen]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains(": \x1b[31merror[fen.invalid-castling-rights]\x1b[0m: "),
+        "{stdout:?}"
+    );
+    let (_, plain, _) = run_args(&["check-fen", fen]);
+    assert!(
+        plain.contains(": error[fen.invalid-castling-rights]: "),
+        "{plain}"
+    );
+}

@@ -327,3 +327,20 @@ fn help_of_the_other_commands_teaches_too() {
         );
     }
 }
+
+#[test]
+fn unknown_encoding_is_a_usage_error_in_clap_format() {
+    let (code, stdout, stderr) = run(&["validate", "--encoding", "cp9999"], "");
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.starts_with(
+            "error: invalid value 'cp9999' for '--encoding <NAME>': unknown encoding `cp9999`"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("For more information, try '--help'."),
+        "{stderr}"
+    );
+}

@@ -198,3 +198,24 @@ fn a_closed_pipe_ends_the_run_quietly_with_0() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+#[test]
+fn jsonl_has_the_csv_keys_typed() {
+    let pgn = "[Event \"e\"]\n\n1. e4 e5 2. Nf3 *\n";
+    let (code, csv_text, _) = run(&["fen", "--every-ply", "--format", "csv"], pgn);
+    assert_eq!(code, 0);
+    let (code, jsonl, _) = run(&["fen", "--every-ply", "--format", "jsonl"], pgn);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = jsonl.lines().collect();
+    assert_eq!(lines.len(), csv_text.lines().count() - 1);
+    assert_eq!(
+        lines[0],
+        "{\"file\":\"-\",\"game\":1,\"line\":1,\"ply\":0,\"san\":null,\
+         \"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"}"
+    );
+    let last: serde_json::Value = serde_json::from_str(lines[3]).unwrap();
+    assert_eq!(last["ply"], 3);
+    assert_eq!(last["san"], "Nf3");
+    let csv_last = csv_text.lines().last().unwrap();
+    assert!(csv_last.ends_with(last["fen"].as_str().unwrap()));
+}

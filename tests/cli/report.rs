@@ -144,6 +144,16 @@ fn report_escapes_what_the_games_say() {
     assert!(!html.contains("<b>Bold"));
 }
 
+#[test]
+fn report_lists_insufficient_material_among_the_draw_rules() {
+    // Both sides left with a king: the rule holds in the final position.
+    let pgn = "[FEN \"4k3/8/8/8/8/8/3q4/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Kxd2 Kd7 1/2-1/2\n";
+    let (code, html, stderr) = run(&["report", "--quiet", "-o", "/dev/stdout"], pgn);
+    assert_eq!(code, 0, "{stderr}");
+    // The termination is `insufficient-material`; the draw rule's name has an underscore.
+    assert!(html.contains("insufficient_material"), "{html}");
+}
+
 /// `&amp;` and its kin back to text, as a browser shows them.
 fn unescape(text: &str) -> String {
     text.replace("&lt;", "<")

@@ -632,6 +632,69 @@ fn result_consistent_is_false_exactly_where_validate_reports_a_mismatch() {
     assert_eq!(inconsistent, mismatched);
 }
 
+#[test]
+fn jsonl_has_the_csv_keys_in_the_csv_order() {
+    let folder = testdata("stats");
+    let folder = folder.to_str().unwrap();
+    let (_, csv_text, _) = run_args(&["stats", "--quiet", folder]);
+    let header: Vec<String> = csv_text
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let (_, jsonl, _) = run_args(&["stats", "--quiet", "--format", "jsonl", folder]);
+    assert_eq!(jsonl.lines().count(), rows_of(&csv_text).len());
+    for line in jsonl.lines() {
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(line).unwrap();
+        assert_eq!(object.len(), header.len(), "{line}");
+        // serde_json's Map sorts its keys: the written order is read from the line.
+        let at: Vec<usize> = header
+            .iter()
+            .map(|key| line.find(&format!("\"{key}\":")).unwrap())
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{line}");
+    }
+}
+
+#[test]
+fn jsonl_types_counts_booleans_tags_and_empty_cells() {
+    let pgn = "[White \"A\"]\n[WhiteElo \"2650\"]\n[Round \"3\"]\n\n1. e4 e5 1-0\n\n\
+               [White \"B\"]\n\n1. e4 e4 *\n";
+    let (code, stdout, _) = run(&["stats", "--quiet", "--format", "jsonl"], pgn);
+    assert_eq!(code, 0);
+    let rows: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    let (ok, broken) = (&rows[0], &rows[1]);
+    // Tag-valued columns are strings even when they read as numbers; absent tags null.
+    assert_eq!(ok["white_elo"], "2650");
+    assert_eq!(ok["round"], "3");
+    assert!(ok["black_elo"].is_null() && ok["event"].is_null());
+    // Counts and figures are numbers, booleans booleans, empty cells null.
+    assert_eq!(ok["game"], 1);
+    assert_eq!(ok["plies"], 2);
+    assert_eq!(ok["max_repetition"], 1);
+    assert_eq!(ok["perpetual_check"], false);
+    assert_eq!(ok["result_consistent"], true);
+    assert!(ok["first_error_ply"].is_null() && ok["first_error_code"].is_null());
+    assert!(ok["threefold_ply"].is_null());
+    assert_eq!(broken["status"], "illegal");
+    assert_eq!(broken["first_error_ply"], 2);
+    assert_eq!(broken["first_error_code"], "move.illegal");
+}
+
+#[test]
+fn jsonl_of_an_empty_input_is_empty() {
+    let (code, stdout, _) = run(&["stats", "--quiet", "--format", "jsonl"], "");
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "");
+}
+
 const TAGGED_GAMES: &str = "[Event \"A\"]\n[TimeControl \"180+2\"]\n[Opening \"Sicilian, Najdorf\"]\n\n1. e4 c5 *\n\n\
 [Event \"B\"]\n[Annotator \"say \\\"hi\\\"\"]\n\n1. d4 d5 *\n";
 
@@ -701,4 +764,32 @@ fn tags_leaves_the_other_columns_unchanged() {
         }
         assert_eq!(tagged["Event"], tagged["event"]);
     }
+}
+
+#[test]
+fn jsonl_writes_the_tags_columns_last_as_strings() {
+    let (code, stdout, _) = run(
+        &[
+            "stats",
+            "-q",
+            "--format",
+            "jsonl",
+            "--tags",
+            "TimeControl,Opening",
+        ],
+        TAGGED_GAMES,
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[0].ends_with(",\"TimeControl\":\"180+2\",\"Opening\":\"Sicilian, Najdorf\"}"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with(",\"TimeControl\":null,\"Opening\":null}"),
+        "{}",
+        lines[1]
+    );
 }

@@ -5,7 +5,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Board, Chess, Color, EnPassantMode, Position, Rank, Role};
 
 /// `--ep`: when the en passant field names a square.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EpConvention {
     /// After every double step (the PGN standard, pgn-extract).
     #[default]
@@ -27,7 +27,7 @@ impl EpConvention {
 }
 
 /// `--castling`: how castling rights are lettered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CastlingLetters {
     /// `KQkq`, with a file letter only where `K`/`Q` would be ambiguous (Chess960).
     #[default]

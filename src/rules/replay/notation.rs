@@ -6,7 +6,7 @@ use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingSide, Chess, Position, Rank, Role, Square};
 
 /// Piece letters of another language, read only when asked for (`--piece-letters`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PieceLetters {
     /// German: K D T L S (König, Dame, Turm, Läufer, Springer).
     De,

@@ -1,0 +1,352 @@
+//! One run over games, as every game-reading command makes it: built once from the
+//! parsed flags, it lists the sources, makes the pipeline, runs the games through the
+//! command's work and sink through the game filters (src/filter/: `--where`, `--reaches`,
+//! `--material`, `--dedupe`), and ends the run: the "no game"
+//! warning, the summary line and the exit status. A command writes only what is its own:
+//! what it computes per game and where it writes it.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::cli::{Context, GlobalArgs, InputArgs};
+use crate::exit::ExitStatus;
+use crate::filter::dedupe::{Origin, Seen};
+use crate::filter::{GameFilter, Judged};
+use crate::input::{Limits, Listing, Source, expand_inputs};
+use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
+use crate::output::summary::{RunFigures, summary_line};
+use crate::pgn::RawGame;
+use crate::pipeline::{Pipeline, Totals};
+use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Severity};
+
+/// How a run ends, as the command sees it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ending {
+    /// The figures of the summary line (files and games are filled in from the run), or
+    /// `None` for commands that print none (their stdout is data a reader waits for).
+    pub figures: Option<RunFigures>,
+    /// Error findings that make the exit code 1 (0 where broken games are data).
+    pub failing_errors: u64,
+}
+
+/// The figures of a run with the games the filters kept and `--dedupe` dropped.
+#[derive(Debug, Clone, Copy)]
+pub struct Kept {
+    pub totals: Totals,
+    pub kept: u64,
+    pub dropped: u64,
+}
+
+/// A run over the games the INPUT arguments name.
+pub struct GameRun {
+    pub ctx: Context,
+    /// How games are replayed; a command may change its fields before running.
+    pub options: ReplayOptions,
+    input: InputArgs,
+    sources: Vec<Source>,
+    /// Folders that could not be listed (they make the exit code 2).
+    listing_errors: u64,
+    pipeline: Pipeline,
+    /// The game filters of the INPUT flags: the run's hook on every game. A command may
+    /// set `invert` (select) before running.
+    pub filter: GameFilter,
+    started: Instant,
+}
+
+impl GameRun {
+    /// Checks the sources before any output is created: problems listing folders are
+    /// printed and counted; an output (flag, path) that is also an input or another
+    /// output is refused; and when not one input can be opened, each is named and the run
+    /// ends here (exit 2) with no output file created or replaced and no summary.
+    /// `outputs` are the command's outputs, `-o` first; data on stdout when `-o` is none.
+    pub fn new(
+        global: &GlobalArgs,
+        input: &InputArgs,
+        outputs: &[(&str, Option<&Path>)],
+    ) -> anyhow::Result<GameRun> {
+        GameRun::with_context(data_context(global, outputs), input, outputs)
+    }
+
+    /// As [`GameRun::new`], with the context the command has already made (to refuse
+    /// something before the sources are looked at).
+    pub fn with_context(
+        ctx: Context,
+        input: &InputArgs,
+        outputs: &[(&str, Option<&Path>)],
+    ) -> anyhow::Result<GameRun> {
+        let started = Instant::now();
+        let options = ReplayOptions {
+            decoder: input.encoding,
+            ..ReplayOptions::default()
+        };
+        let filter = GameFilter::new(&input.filters)?;
+        let (sources, listing_errors) = sources(&ctx, input, outputs)?;
+        let pipeline = Pipeline {
+            threads: ctx.threads,
+            limits: Limits::default(),
+            shard: input.shard,
+            games: input.game_range(),
+            show_progress: ctx.stderr_is_terminal && !ctx.quiet,
+        };
+        Ok(GameRun {
+            ctx,
+            options,
+            input: input.clone(),
+            sources,
+            listing_errors,
+            pipeline,
+            filter,
+            started,
+        })
+    }
+
+    /// Replays a game as the run's options say, with `visitor` seeing its positions,
+    /// and judges it by the game filters: a tag-only `--where` decides before the replay
+    /// (a game it rejects is not replayed), the others on the replay. The report comes
+    /// back when the filters select the game.
+    pub fn replay<V: PlyVisitor>(&self, raw: &RawGame, visitor: &mut V) -> Judged<GameReport> {
+        self.filter.replay(raw, &self.options, visitor)
+    }
+
+    /// Runs every game through `process` (worker threads; it judges the game, usually
+    /// through [`GameRun::replay`]) and `sink` (in input order) the games the filters
+    /// select and `--dedupe` keeps, as [`Pipeline::run`]; warns when it read, picked or
+    /// kept no game. The totals count the games `--shard`/`--games` picked, kept by the
+    /// filters or not.
+    pub fn run<T, P, S>(&self, process: P, sink: S) -> anyhow::Result<Totals>
+    where
+        T: Send,
+        P: Fn(&RawGame) -> Judged<T> + Sync,
+        S: FnMut(&RawGame, &T) -> anyhow::Result<()> + Send,
+    {
+        let totals = self.run_with_duplicates(false, process, sink, |_, _| Ok(()))?;
+        if self.filter.is_active() && totals.totals.games > 0 && totals.kept == 0 {
+            crate::say!(
+                "pgnkit: warning: the game filters kept none of the {} games picked",
+                totals.totals.games
+            );
+        }
+        Ok(totals.totals)
+    }
+
+    /// As [`GameRun::run`], and `duplicate` sees each selected game `--dedupe` drops,
+    /// with the first game of its kind when `with_origins`. Whether a game is the first
+    /// of its kind is decided here, in input order, so the first occurrence wins
+    /// whatever `--threads`.
+    pub fn run_with_duplicates<T, P, S, D>(
+        &self,
+        with_origins: bool,
+        process: P,
+        mut sink: S,
+        mut duplicate: D,
+    ) -> anyhow::Result<Kept>
+    where
+        T: Send,
+        P: Fn(&RawGame) -> Judged<T> + Sync,
+        S: FnMut(&RawGame, &T) -> anyhow::Result<()> + Send,
+        D: FnMut(&RawGame, Option<&Origin>) -> anyhow::Result<()> + Send,
+    {
+        let mut seen = self.filter.dedupe.map(|_| Seen::new(with_origins));
+        let (mut kept, mut dropped) = (0u64, 0u64);
+        let totals = self.pipeline.run(&self.sources, process, |raw, judged| {
+            let Some(value) = &judged.value else {
+                return Ok(());
+            };
+            if let (Some(seen), Some(key)) = (&mut seen, judged.verdict.key)
+                && let Err(first) = seen.first(key, raw)
+            {
+                dropped += 1;
+                return duplicate(raw, first);
+            }
+            kept += 1;
+            sink(raw, value)
+        })?;
+        warn_if_no_game(&self.input, &totals);
+        Ok(Kept {
+            totals,
+            kept,
+            dropped,
+        })
+    }
+
+    /// The time since the run was made.
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.started.elapsed()
+    }
+
+    /// Ends the run: the summary line (unless --quiet) and the exit status: 1 when error
+    /// findings count, 2 when an input could not be listed, opened or read (2 wins).
+    pub fn finish(&self, totals: &Totals, ending: Ending) -> ExitStatus {
+        if let Some(mut figures) = ending.figures {
+            figures.files = totals.files;
+            figures.games = totals.games;
+            if !self.ctx.quiet {
+                crate::say!("{}", summary_line(&figures, self.started.elapsed()));
+            }
+        }
+        let mut status = ExitStatus::Success;
+        if ending.failing_errors > 0 {
+            status = status.max(ExitStatus::Failure);
+        }
+        if totals.input_errors + self.listing_errors > 0 {
+            status = status.max(ExitStatus::Error);
+        }
+        status
+    }
+}
+
+/// The context of a command whose data goes to `-o`, or stdout when it is not given.
+pub fn data_context(global: &GlobalArgs, outputs: &[(&str, Option<&Path>)]) -> Context {
+    let to_stdout = outputs
+        .iter()
+        .find(|(flag, _)| *flag == "-o")
+        .is_none_or(|(_, path)| path.is_none());
+    Context::new(global, to_stdout)
+}
+
+/// The sources the INPUT arguments name, and the number of folders that could not be
+/// listed (see [`GameRun::new`]).
+fn sources(
+    ctx: &Context,
+    input: &InputArgs,
+    outputs: &[(&str, Option<&Path>)],
+) -> anyhow::Result<(Vec<Source>, u64)> {
+    let Listing {
+        sources,
+        errors,
+        warnings,
+    } = expand_inputs(&input.inputs);
+    let sources = only_the_picked_file(sources, input.game_file())?;
+    for warning in &warnings {
+        crate::say!(
+            "pgnkit: warning: {}",
+            crate::output::terminal::visible(warning)
+        );
+    }
+    for error in &errors {
+        let message = format!("cannot open {}: {}", error.name, error.reason);
+        crate::say!("pgnkit: {}", crate::output::terminal::visible(&message));
+    }
+    let files = sources.iter().filter_map(|source| match source {
+        Source::File { name, path } => Some((name.as_str(), path.as_path())),
+        Source::Stdin => None,
+    });
+    crate::output::refuse_shared_paths(files, outputs)?;
+    if !errors.is_empty() || !sources.is_empty() {
+        let unopened: Vec<String> = sources.iter().filter_map(cannot_open).collect();
+        if unopened.len() == sources.len() {
+            for reason in &unopened {
+                crate::say!("pgnkit: {}", crate::output::terminal::visible(reason));
+            }
+            anyhow::bail!("no input could be opened: nothing written");
+        }
+    }
+    if sources.contains(&Source::Stdin) && ctx.stdin_is_terminal {
+        crate::say!(
+            "pgnkit: reading PGN from stdin (give a file or folder, or pipe games in; Ctrl-D ends)"
+        );
+    }
+    Ok((sources, errors.len() as u64))
+}
+
+/// `--game FILE:N`: the one source findings name FILE, so N counts within it.
+fn only_the_picked_file(sources: Vec<Source>, file: Option<&str>) -> anyhow::Result<Vec<Source>> {
+    let Some(file) = file else {
+        return Ok(sources);
+    };
+    let picked: Vec<Source> = sources
+        .into_iter()
+        .filter(|source| source.name() == file)
+        .collect();
+    if picked.is_empty() {
+        anyhow::bail!(
+            "--game {}:N: no input file is named so (name it as the findings do)",
+            crate::output::terminal::visible(file)
+        );
+    }
+    Ok(picked)
+}
+
+/// `cannot open NAME: ERROR` for a source that cannot be opened. A regular file is opened
+/// and closed; a pipe or a device is not (opening a named pipe can block, or take the
+/// bytes from the reading that follows), so it counts as openable when it exists.
+fn cannot_open(source: &Source) -> Option<String> {
+    let Source::File { name, path } = source else {
+        return None;
+    };
+    let outcome = std::fs::metadata(path).and_then(|meta| {
+        if meta.is_file() {
+            std::fs::File::open(path).map(drop)
+        } else {
+            Ok(())
+        }
+    });
+    outcome
+        .err()
+        .map(|err| format!("cannot open {name}: {err}"))
+}
+
+/// A warning on stderr when a run read no game at all, or picked none: an empty file or a
+/// wrong `--game` is easy to miss when the output is just empty. Shown with --quiet too.
+fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
+    if totals.games > 0 || totals.input_errors > 0 {
+        return;
+    }
+    if totals.games_found == 0 {
+        crate::say!("pgnkit: warning: the input holds no game");
+    } else {
+        let mut filters = Vec::new();
+        if input.game_range().is_some() {
+            filters.push("--game/--games");
+        }
+        if input.shard.is_some() {
+            filters.push("--shard");
+        }
+        crate::say!(
+            "pgnkit: warning: {} picked no game ({} read)",
+            filters.join(" and "),
+            totals.games_found
+        );
+    }
+}
+
+/// Error findings of commands whose stdout carries data (fen, convert): written to stderr
+/// as `validate` writes them, and counted for the exit code.
+pub struct StderrErrors {
+    /// Lossy: a finding that cannot be written to stderr never stops the data output.
+    writer: FindingWriter<crate::stderr::LossyStderr>,
+    pub count: u64,
+}
+
+impl StderrErrors {
+    pub fn new() -> anyhow::Result<StderrErrors> {
+        Ok(StderrErrors {
+            writer: FindingWriter::new(
+                crate::stderr::LossyStderr,
+                FindingFormat::Text,
+                false,
+                TextDetail::default(),
+            )?,
+            count: 0,
+        })
+    }
+
+    /// Writes the error findings of one game.
+    pub fn report(&mut self, report: &GameReport) -> anyhow::Result<()> {
+        for finding in report
+            .findings
+            .iter()
+            .filter(|f| f.severity() == Severity::Error)
+        {
+            self.count += 1;
+            self.writer.write(report, finding)?;
+        }
+        Ok(())
+    }
+
+    /// Ends the output; the error findings written, for the exit status.
+    pub fn finish(self) -> anyhow::Result<u64> {
+        self.writer.finish()?;
+        Ok(self.count)
+    }
+}

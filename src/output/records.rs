@@ -1,0 +1,313 @@
+//! One writer for every command that writes records (validate's findings, check-fen's
+//! defects, fen's positions, stats' rows): CSV with a header, or JSON lines. A record type
+//! names its columns once, each with its JSON type; its cells are the text CSV writes,
+//! and JSON takes each cell's type from its column.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+/// How a column's cells are written in JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Json {
+    /// A JSON string (tag values, names, FENs, messages).
+    String,
+    /// A JSON number, written as the cell's text (an empty cell is `null`).
+    Number,
+    /// `true` or `false` (an empty cell is `null`).
+    Bool,
+}
+
+/// A column: its name (the CSV header and the JSON key) and its JSON type.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub name: &'static str,
+    pub json: Json,
+}
+
+impl Column {
+    pub const fn string(name: &'static str) -> Column {
+        Column {
+            name,
+            json: Json::String,
+        }
+    }
+
+    pub const fn number(name: &'static str) -> Column {
+        Column {
+            name,
+            json: Json::Number,
+        }
+    }
+
+    pub const fn bool(name: &'static str) -> Column {
+        Column {
+            name,
+            json: Json::Bool,
+        }
+    }
+}
+
+/// `--format` of the record formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordFormat {
+    Csv,
+    Jsonl,
+}
+
+/// A kind of record: its columns, and its cells in their order.
+pub trait Record {
+    /// The columns, in the order of the cells.
+    const COLUMNS: &'static [Column];
+
+    /// Whether an empty string cell is `null` in JSON (SPEC.md's stats rows) or `""`
+    /// (validate's findings, as they have always been written).
+    const EMPTY_STRING_IS_NULL: bool;
+
+    /// Pushes one cell per column, in the order of `COLUMNS`.
+    fn cells(&self, cells: &mut Cells);
+}
+
+/// The cells of one record as CSV writes them: one text, and where each cell ends.
+#[derive(Debug, Default)]
+pub struct Cells {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Cells {
+    pub fn text(&mut self, value: &str) {
+        self.text.push_str(value);
+        self.ends.push(self.text.len());
+    }
+
+    pub fn number(&mut self, value: impl Into<u64>) {
+        push_decimal(&mut self.text, value.into());
+        self.ends.push(self.text.len());
+    }
+
+    /// A number, or an empty cell.
+    pub fn optional(&mut self, value: Option<impl Into<u64>>) {
+        match value {
+            Some(value) => self.number(value),
+            None => self.ends.push(self.text.len()),
+        }
+    }
+
+    pub fn bool(&mut self, value: bool) {
+        self.text(if value { "true" } else { "false" });
+    }
+
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
+    /// The text of cell `index`, as CSV writes it ("" for an absent value).
+    pub fn get(&self, index: usize) -> Option<&str> {
+        let end = *self.ends.get(index)?;
+        let start = match index.checked_sub(1) {
+            Some(before) => *self.ends.get(before)?,
+            None => 0,
+        };
+        self.text.get(start..end)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(start, end)| self.text.get(start..end).unwrap_or_default())
+    }
+}
+
+/// Appends `n` in decimal: a stats row has some thirty numbers, and `write!` costs more
+/// than the digits.
+fn push_decimal(text: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        start -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let written = digits.get(start..).unwrap_or_default();
+    text.push_str(std::str::from_utf8(written).unwrap_or_default());
+}
+
+/// Writes records of one type in one format.
+pub struct RecordWriter<W: Write> {
+    out: W,
+    format: RecordFormat,
+    /// Columns named at run time after the record type's own (`stats --tags`): strings.
+    extra: Vec<String>,
+}
+
+impl<W: Write> RecordWriter<W> {
+    /// A writer that has written the CSV header, so a run without records still gives a
+    /// table. `extra` names string columns that follow the record type's own (the
+    /// record pushes their cells last).
+    pub fn new<R: Record>(
+        mut out: W,
+        format: RecordFormat,
+        extra: &[String],
+    ) -> anyhow::Result<RecordWriter<W>> {
+        if format == RecordFormat::Csv {
+            out.write_all(&csv_header::<R>(extra)?)?;
+        }
+        Ok(RecordWriter {
+            out,
+            format,
+            extra: extra.to_vec(),
+        })
+    }
+
+    pub fn write<R: Record>(&mut self, record: &R) -> anyhow::Result<()> {
+        let bytes = encode(record, self.format, &self.extra)?;
+        self.out.write_all(&bytes)?;
+        Ok(())
+    }
+
+    /// Writes a record `encode` made (on a worker thread).
+    pub fn write_encoded(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.out.write_all(bytes)?;
+        Ok(())
+    }
+
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+/// One record in `format`, with its line end (`extra`: as [`RecordWriter::new`]). Each
+/// thread keeps its buffers and CSV writer, so a record costs one allocation (the bytes
+/// returned).
+pub fn encode<R: Record>(
+    record: &R,
+    format: RecordFormat,
+    extra: &[String],
+) -> anyhow::Result<Vec<u8>> {
+    thread_local! {
+        static ENCODER: RefCell<Encoder> = RefCell::new(Encoder::new());
+    }
+    ENCODER.with_borrow_mut(|encoder| {
+        encoder.cells.clear();
+        record.cells(&mut encoder.cells);
+        match format {
+            RecordFormat::Csv => {
+                let made = encoder.csv.write_record(encoder.cells.iter());
+                encoder.take_csv(made)
+            }
+            RecordFormat::Jsonl => Ok(json_line::<R>(&encoder.cells, extra)),
+        }
+    })
+}
+
+/// The CSV header of a record type, with its line end.
+fn csv_header<R: Record>(extra: &[String]) -> anyhow::Result<Vec<u8>> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let names = R::COLUMNS.iter().map(|column| column.name);
+    writer.write_record(names.chain(extra.iter().map(String::as_str)))?;
+    writer
+        .into_inner()
+        .map_err(|err| anyhow::anyhow!("cannot write the CSV header: {}", err.error()))
+}
+
+/// `{"name":cell,...}` and a newline, each cell typed by its column.
+fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
+    let mut line = Vec::with_capacity(cells.text.len() + 16 * R::COLUMNS.len());
+    line.push(b'{');
+    let columns = R::COLUMNS
+        .iter()
+        .map(|column| (column.name, column.json))
+        .chain(extra.iter().map(|name| (name.as_str(), Json::String)));
+    for (i, ((name, json), cell)) in columns.zip(cells.iter()).enumerate() {
+        if i > 0 {
+            line.push(b',');
+        }
+        json_string(&mut line, name);
+        line.push(b':');
+        match json {
+            Json::String if cell.is_empty() && R::EMPTY_STRING_IS_NULL => {
+                line.extend_from_slice(b"null")
+            }
+            Json::String => json_string(&mut line, cell),
+            Json::Number | Json::Bool if cell.is_empty() => line.extend_from_slice(b"null"),
+            Json::Number | Json::Bool => line.extend_from_slice(cell.as_bytes()),
+        }
+    }
+    line.extend_from_slice(b"}\n");
+    line
+}
+
+/// A JSON string, escaped as serde_json escapes it.
+fn json_string(out: &mut Vec<u8>, text: &str) {
+    // Writing to a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+/// A CSV writer whose bytes are taken after each record.
+struct Encoder {
+    cells: Cells,
+    csv: csv::Writer<SharedBytes>,
+    bytes: Rc<RefCell<Vec<u8>>>,
+}
+
+impl Encoder {
+    fn new() -> Encoder {
+        let bytes = Rc::new(RefCell::new(Vec::new()));
+        let csv = csv::WriterBuilder::new()
+            .has_headers(false)
+            .buffer_capacity(512)
+            .from_writer(SharedBytes(bytes.clone()));
+        Encoder {
+            cells: Cells::default(),
+            csv,
+            bytes,
+        }
+    }
+
+    /// The bytes of the record just written.
+    fn take_csv(&mut self, made: csv::Result<()>) -> anyhow::Result<Vec<u8>> {
+        let made = made.and_then(|()| Ok(self.csv.flush()?));
+        let row = made.map(|()| self.bytes.borrow().clone());
+        self.bytes.borrow_mut().clear();
+        if row.is_err() {
+            // A record cut short must not lead the next one.
+            let cells = std::mem::take(&mut self.cells);
+            *self = Encoder::new();
+            self.cells = cells;
+        }
+        row.map_err(|err| anyhow::anyhow!("cannot make a CSV row: {err}"))
+    }
+}
+
+struct SharedBytes(Rc<RefCell<Vec<u8>>>);
+
+impl Write for SharedBytes {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_decimal;
+
+    #[test]
+    fn decimals_as_display_writes_them() {
+        for n in [0, 7, 10, 99, 100, 12345, u64::from(u32::MAX), u64::MAX] {
+            let mut text = String::from("x");
+            push_decimal(&mut text, n);
+            assert_eq!(text, format!("x{n}"));
+        }
+    }
+}
