@@ -3,13 +3,14 @@
 //! `--threads`).
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hasher as _};
 use std::sync::Arc;
 
 use shakmaty::{Chess, Color, EnPassantMode, Position, Role};
 use siphasher::sip128::{Hasher128, SipHasher13};
 
 use crate::pgn::{RawGame, TokenKind};
+use crate::rules::draw::KeyHasher;
 use crate::rules::{GameReport, Status};
 
 /// Bytes of memory each kept game costs: its key (the hash table's spare room comes on
@@ -118,26 +119,6 @@ pub struct Origin {
     pub file: Arc<str>,
     pub game: u64,
     pub line: u64,
-}
-
-/// The keys are hashes already: their low bits index the table as they are.
-#[derive(Default)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
-        }
-    }
-
-    fn write_u128(&mut self, key: u128) {
-        self.0 = key as u64;
-    }
 }
 
 type Keys = BuildHasherDefault<KeyHasher>;

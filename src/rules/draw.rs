@@ -414,8 +414,9 @@ mod tests {
     }
 }
 
-/// The keys are Zobrist hashes, already uniformly spread: hashing them again (SipHash) per
-/// ply cost more than the lookup itself.
+/// The keys are Zobrist hashes (or other hashes, as the duplicate keys of the game
+/// filters), already uniformly spread: hashing them again (SipHash) per ply cost more than
+/// the lookup itself.
 #[derive(Default)]
 pub struct KeyHasher(u64);
 
@@ -433,5 +434,10 @@ impl Hasher for KeyHasher {
 
     fn write_u64(&mut self, key: u64) {
         self.0 = key;
+    }
+
+    /// A 128-bit key (the game filters' duplicate keys, hashes too): its low bits.
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
     }
 }
