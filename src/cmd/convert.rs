@@ -91,11 +91,13 @@ struct Converted {
 }
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let run = GameRun::new(
+    let mut run = GameRun::new(
         global,
         &args.input,
         &[("-o", args.output.output.as_deref())],
     )?;
+    // The opening only for --add-opening; annotations only for a filter that reads them.
+    run.options.figures = args.add_opening || run.filter.is_active();
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut errors = StderrErrors::new()?;
     let totals = run.run(

@@ -211,11 +211,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         ep: args.ep.into(),
         castling: args.castling.into(),
     };
-    let run = GameRun::new(
+    let mut run = GameRun::new(
         global,
         &args.input,
         &[("-o", args.output.output.as_deref())],
     )?;
+    // Positions need no openings or annotations, unless a filter reads them.
+    run.options.figures = run.filter.is_active();
 
     let output = Output::create(args.output.output.as_deref())?;
     let lines_only = args.format == FenFormat::Text;

@@ -48,6 +48,11 @@ pub struct ReplayOptions {
     /// Whether info-level tag checks are wanted (`validate --level info`); the other
     /// findings cost nothing until they occur.
     pub tag_infos: bool,
+    /// Whether to work out the figures only a stats row needs: the opening and the
+    /// `[%clk]`/`[%eval]` annotations (with their `comment.bad-annotation` findings).
+    /// Commands that never show them (`validate` below `--level info`, `fen`, `convert`
+    /// without `--add-opening`) turn it off unless a game filter may read them.
+    pub figures: bool,
 }
 
 impl Default for ReplayOptions {
@@ -57,6 +62,7 @@ impl Default for ReplayOptions {
             variations: false,
             piece_letters: None,
             tag_infos: true,
+            figures: true,
         }
     }
 }
@@ -262,7 +268,7 @@ impl Replay<'_> {
         self.played.reserve(raw.tokens.len() / 2);
         self.report.draws.start(&self.pos);
         let (tags, mode) = (&self.report.tags, self.report.castling_mode);
-        if openings::classifies(tags, self.report.draws.key(), mode) {
+        if self.options.figures && openings::classifies(tags, self.report.draws.key(), mode) {
             self.openings = Some(openings::book());
         }
         visitor.position(0, b"", &self.pos);
@@ -288,7 +294,12 @@ impl Replay<'_> {
                 TokenKind::Result if depth == 0 && marker.is_none() => {
                     marker = Some(self.marker_of(token));
                 }
-                TokenKind::Comment if depth == 0 && marker.is_none() && self.report.plies > 0 => {
+                TokenKind::Comment
+                    if self.options.figures
+                        && depth == 0
+                        && marker.is_none()
+                        && self.report.plies > 0 =>
+                {
                     self.read_annotations(token);
                 }
                 _ => {}
