@@ -28,6 +28,8 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &["input", "stats", "output", "cmd", "cli", "pipeline"],
     ),
     ("pipeline", &["rules", "stats", "cmd", "cli"]),
+    // Figures only: how a row or a summary is written is the output layer's.
+    ("stats", &["input", "output", "cmd", "cli", "pipeline"]),
 ];
 
 /// Every `crate::NAME` a source file names outside comments.

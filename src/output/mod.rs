@@ -7,6 +7,7 @@ pub mod pgn;
 pub mod records;
 pub mod report;
 pub mod report_openings;
+pub mod stats_row;
 pub mod summary;
 pub mod terminal;
 
