@@ -22,11 +22,13 @@ pub const COMPRESSED_CHUNK_BYTES: usize = 256 * 1024;
 pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
 
 /// Games a chunk holds at most, and lines it is cut within when it has more: a game's
-/// buffers and report cost a few hundred bytes however short it is, so a chunk of
-/// thousands of `*` lines would cost a hundred times its bytes. A game starts at a line
+/// buffers, report and `stats` row cost a few kilobytes however short it is, so a chunk
+/// of thousands of `*` lines would cost a thousand times its bytes (2048 took 85 MB at 8
+/// threads); an ordinary chunk of 64 KiB has 1,000 to 2,000 lines, so it is cut at about
+/// a third of its size, at no measurable cost. A game starts at a line
 /// (or after a game that ended on it), so a chunk of this many lines holds no more games
 /// than that.
-pub const MAX_CHUNK_GAMES: usize = 2048;
+pub const MAX_CHUNK_GAMES: usize = 512;
 
 /// Whole games of one file (`Chunk::splitter` splits them).
 #[derive(Debug, Default)]

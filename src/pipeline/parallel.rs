@@ -32,14 +32,13 @@ impl Pipeline {
     {
         // Plain threads that sleep when they wait (rayon's idle spin took CPU on 2 cores).
         let workers = self.threads.max(1);
-        // Pieces read but not yet written; a worker takes a ticket before reading one, so
-        // memory stays bounded even when one piece is slow.
-        let max_in_flight = workers * 2 + 1;
-        let (ticket_tx, ticket_rx) = crossbeam_channel::bounded::<()>(max_in_flight);
+        // Pieces read but not yet written, bounded by number and by bytes, so memory stays
+        // bounded even when one piece is slow or every piece is one large game.
+        let in_flight = InFlight::new(workers, self.limits.max_game_bytes);
         // Games written go back to the worker that split them, whose splitters reuse their
         // buffers: memory is allocated and freed on one thread.
         let (spent_txs, spent_rxs): (Vec<_>, Vec<_>) = (0..workers)
-            .map(|_| crossbeam_channel::bounded::<Spent<T>>(max_in_flight))
+            .map(|_| crossbeam_channel::bounded::<Spent<T>>(in_flight.max_pieces))
             .unzip();
         let numbering = Numbering::default();
         let input = Mutex::new(Input::new(sources, self.limits, counter));
@@ -48,26 +47,22 @@ impl Pipeline {
             waiting: BTreeMap::new(),
             deliver,
             spent: spent_txs,
-            tickets: Some(ticket_rx),
+            in_flight: &in_flight,
             failure: None,
         });
 
         std::thread::scope(|scope| {
             for (i, spent) in spent_rxs.into_iter().enumerate() {
-                let links = WorkerLinks {
-                    tickets: ticket_tx.clone(),
-                    spent,
-                };
                 let shared = Shared {
                     numbering: &numbering,
                     input: &input,
+                    in_flight: &in_flight,
                     output: &output,
                 };
                 std::thread::Builder::new()
                     .name(format!("pgnkit-worker-{i}"))
-                    .spawn_scoped(scope, move || work(i, self, process, shared, links))?;
+                    .spawn_scoped(scope, move || work(i, self, process, shared, spent))?;
             }
-            drop(ticket_tx);
             anyhow::Ok(())
         })?;
         let input = input.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -85,51 +80,129 @@ impl Pipeline {
 /// The results waiting to be written in input order. Whichever worker finishes the next
 /// piece writes it, and the pieces after it that are waiting: no writer thread competes
 /// with the workers for the cores.
-struct InOrder<T, D> {
+struct InOrder<'s, T, D> {
     /// The number of the next piece to write.
     next: u64,
-    waiting: BTreeMap<u64, (usize, Message, Option<Vec<T>>)>,
+    waiting: BTreeMap<u64, (Admitted, Message, Option<Vec<T>>)>,
     deliver: D,
     /// Where the games and results written go back to, by worker.
     spent: Vec<crossbeam_channel::Sender<Spent<T>>>,
-    /// A ticket is given back for every piece written; dropped when the writing fails,
-    /// so that workers waiting for a ticket stop.
-    tickets: Option<crossbeam_channel::Receiver<()>>,
+    /// Each piece written leaves it; closed when the writing fails, so that workers
+    /// waiting for room stop.
+    in_flight: &'s InFlight,
     /// What stopped the writing (a closed pipe, a full disk).
     failure: Option<anyhow::Error>,
 }
 
-impl<T, D> InOrder<T, D>
+impl<T, D> InOrder<'_, T, D>
 where
     D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>>,
 {
     /// Adds a finished piece and writes every piece that is now next. False once the
     /// writing failed.
-    fn add(&mut self, seq: u64, worker: usize, message: Message, results: Option<Vec<T>>) -> bool {
+    fn add(&mut self, piece: Admitted, message: Message, results: Option<Vec<T>>) -> bool {
         if self.failure.is_some() {
             return false;
         }
-        self.waiting.insert(seq, (worker, message, results));
-        while let Some((worker, message, results)) = self.waiting.remove(&self.next) {
+        self.waiting.insert(piece.seq, (piece, message, results));
+        while let Some((piece, message, results)) = self.waiting.remove(&self.next) {
             match (self.deliver)(message, results) {
                 Ok(spent) => {
-                    if let (Some(spent), Some(to)) = (spent, self.spent.get(worker)) {
+                    // A piece of large games is freed here and now: in a channel, it would
+                    // be held (and not counted in flight) until its worker's next turn.
+                    let small = piece.bytes <= MAX_REUSED_BUFFER;
+                    if let (Some(spent), Some(to), true) =
+                        (spent, self.spent.get(piece.worker), small)
+                    {
                         // A full channel only means the worker has enough spares.
                         let _ = to.try_send(spent);
                     }
                 }
                 Err(err) => {
                     self.failure = Some(err);
-                    self.tickets = None;
+                    self.in_flight.close();
                     return false;
                 }
             }
             self.next += 1;
-            if let Some(tickets) = &self.tickets {
-                let _ = tickets.try_recv();
-            }
+            self.in_flight.leave(piece.bytes);
         }
         true
+    }
+}
+
+/// A piece of work let in: its number, its worker and its bytes.
+#[derive(Debug, Clone, Copy)]
+struct Admitted {
+    seq: u64,
+    worker: usize,
+    bytes: usize,
+}
+
+/// The pieces read and not yet written. A piece is let in after it is read, in the reading
+/// turn (so in reading order, and every piece in flight was read before the one waiting:
+/// they all get written, and waiting cannot deadlock). There is room while fewer than
+/// `max_pieces` are in flight and their bytes stay within `max_bytes`; a piece alone is
+/// always let in. Splitting and replaying a game takes a small multiple of its bytes, so
+/// the bytes bound the memory: an archive of 8 MiB games keeps about one game per thread
+/// in flight, not 2 x threads + 1 of them.
+struct InFlight {
+    max_pieces: usize,
+    max_bytes: usize,
+    state: Mutex<Load>,
+    room: Condvar,
+}
+
+#[derive(Default)]
+struct Load {
+    pieces: usize,
+    bytes: usize,
+    /// The writing failed: nobody is let in any more.
+    closed: bool,
+}
+
+impl InFlight {
+    /// Room for 2 x `workers` + 1 pieces, and for one game of the size limit per worker.
+    fn new(workers: usize, max_game_bytes: usize) -> InFlight {
+        InFlight {
+            max_pieces: workers * 2 + 1,
+            max_bytes: workers.saturating_mul(max_game_bytes),
+            state: Mutex::new(Load::default()),
+            room: Condvar::new(),
+        }
+    }
+
+    /// Waits for room for a piece of `bytes`; false once the writing failed.
+    fn enter(&self, bytes: usize) -> bool {
+        let mut load = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        while !load.closed
+            && load.pieces > 0
+            && (load.pieces >= self.max_pieces || load.bytes.saturating_add(bytes) > self.max_bytes)
+        {
+            load = self.room.wait(load).unwrap_or_else(PoisonError::into_inner);
+        }
+        if load.closed {
+            return false;
+        }
+        load.pieces += 1;
+        load.bytes = load.bytes.saturating_add(bytes);
+        true
+    }
+
+    /// A piece written.
+    fn leave(&self, bytes: usize) {
+        let mut load = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        load.pieces = load.pieces.saturating_sub(1);
+        load.bytes = load.bytes.saturating_sub(bytes);
+        self.room.notify_one();
+    }
+
+    fn close(&self) {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .closed = true;
+        self.room.notify_all();
     }
 }
 
@@ -137,17 +210,12 @@ where
 /// freed or reused on the thread that allocated them.
 pub(super) type Spent<T> = (Vec<RawGame>, Vec<T>);
 
-/// A worker's channels.
-struct WorkerLinks<T> {
-    tickets: crossbeam_channel::Sender<()>,
-    spent: crossbeam_channel::Receiver<Spent<T>>,
-}
-
 /// What the workers share, each behind its own lock.
-struct Shared<'s, 'a, T, D> {
+struct Shared<'s, 'a, 'f, T, D> {
     numbering: &'s Numbering,
     input: &'s Mutex<Input<'a>>,
-    output: &'s Mutex<InOrder<T, D>>,
+    in_flight: &'f InFlight,
+    output: &'s Mutex<InOrder<'f, T, D>>,
 }
 
 /// One worker: reads the next piece of the input in its turn, splits it into games,
@@ -156,8 +224,8 @@ fn work<T, P, D>(
     worker: usize,
     pipeline: &Pipeline,
     process: &P,
-    shared: Shared<'_, '_, T, D>,
-    links: WorkerLinks<T>,
+    shared: Shared<'_, '_, '_, T, D>,
+    spent: crossbeam_channel::Receiver<Spent<T>>,
 ) where
     P: Fn(&RawGame) -> T,
     D: FnMut(Message, Option<Vec<T>>) -> anyhow::Result<Option<Spent<T>>>,
@@ -165,14 +233,15 @@ fn work<T, P, D>(
     let Shared {
         numbering,
         input,
+        in_flight,
         output,
     } = shared;
     // False once the writing failed: the workers waiting for their turn to number stop.
-    let write = |seq, message, results| {
+    let write = |piece, message, results| {
         let written = output
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .add(seq, worker, message, results);
+            .add(piece, message, results);
         if !written {
             numbering.close();
         }
@@ -185,17 +254,19 @@ fn work<T, P, D>(
     let mut buffer = Vec::new();
     let mut own_name = OwnName::default();
     loop {
-        if links.tickets.send(()).is_err() {
-            break; // the writer stopped
-        }
-        let next = input
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .next(std::mem::take(&mut buffer));
-        let Some((seq, piece)) = next else {
-            break;
+        let next = {
+            let mut input = input.lock().unwrap_or_else(PoisonError::into_inner);
+            // Let in while the reading turn is held, so pieces enter in reading order.
+            input
+                .next(std::mem::take(&mut buffer))
+                .map(|(seq, piece)| (seq, piece.bytes(), piece))
+                .filter(|&(_, bytes, _)| in_flight.enter(bytes))
         };
-        while let Ok((mut games, mut results)) = links.spent.try_recv() {
+        let Some((seq, bytes, piece)) = next else {
+            break; // the end of the input, or the writing stopped
+        };
+        let admitted = Admitted { seq, worker, bytes };
+        while let Ok((mut games, mut results)) = spent.try_recv() {
             keep_spares(&mut spares, &mut games);
             results.clear();
             containers.push((games, results));
@@ -223,7 +294,7 @@ fn work<T, P, D>(
             }
             Work::InputError(text) => {
                 if !numbering.number(seq, false, &mut [])
-                    || !write(seq, Message::InputError(text), None)
+                    || !write(admitted, Message::InputError(text), None)
                 {
                     break;
                 }
@@ -235,7 +306,7 @@ fn work<T, P, D>(
         }
         games.retain(|game| pipeline.picks(game.global_index));
         results.extend(games.iter().map(process));
-        if !write(seq, Message::Games(games), Some(results)) {
+        if !write(admitted, Message::Games(games), Some(results)) {
             break;
         }
     }
@@ -276,6 +347,17 @@ pub(super) enum Work {
     },
     /// An input that could not be opened or read to its end.
     InputError(InputError),
+}
+
+impl Work {
+    /// The bytes of the games the piece holds.
+    fn bytes(&self) -> usize {
+        match self {
+            Work::Chunk { chunk, .. } => chunk.bytes().len(),
+            Work::Games { games, .. } => games.iter().map(|game| game.bytes.len()).sum(),
+            Work::InputError(_) => 0,
+        }
+    }
 }
 
 /// Splits a chunk into `games`, reusing the buffers of `spares`.

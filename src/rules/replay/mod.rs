@@ -37,6 +37,9 @@ use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::Tags;
 use crate::rules::tags::checks as tag_checks;
 
+/// The main-line plies room is made for before a replay (more grow as needed).
+const MAX_RESERVED_PLIES: usize = 1024;
+
 /// How games are replayed.
 #[derive(Debug, Clone, Copy)]
 pub struct ReplayOptions {
@@ -265,7 +268,10 @@ impl Replay<'_> {
         }
         self.start = self.pos.clone();
         self.in_check = self.pos.is_check();
-        self.played.reserve(raw.tokens.len() / 2);
+        // A ply per two tokens, up to a long game's worth: a game of many variations or
+        // comments has far fewer main-line plies than tokens.
+        self.played
+            .reserve((raw.tokens.len() / 2).min(MAX_RESERVED_PLIES));
         self.report.draws.start(&self.pos);
         let (tags, mode) = (&self.report.tags, self.report.castling_mode);
         if self.options.figures && openings::classifies(tags, self.report.draws.key(), mode) {

@@ -171,6 +171,106 @@ fn tiny_tagged_games_at_sixteen_threads_are_read_in_bounded_memory() {
     );
 }
 
+/// `count` legal games of about 7.8 MB each: 40 plies of a Ruy Lopez, each followed by
+/// variations that replay the next plies from there, one per line (as scripts/memory.sh).
+fn large_games(count: usize) -> String {
+    let moves: Vec<&str> = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 \
+         d4 Nbd7 Nbd2 Bb7 Bc2 Re8 Nf1 Bf8 Ng3 g6 a4 c5 d5 c4 Bg5 h6 Be3 Nc5 Qd2 h5 Bg5 Be7"
+        .split_whitespace()
+        .collect();
+    let line = |from: usize, to: usize| {
+        let mut out = Vec::new();
+        for (ply, san) in moves.iter().enumerate().take(to).skip(from) {
+            if ply % 2 == 0 {
+                out.push(format!("{}.", ply / 2 + 1));
+            } else if ply == from {
+                out.push(format!("{}...", ply / 2 + 1));
+            }
+            out.push((*san).to_string());
+        }
+        out.join(" ")
+    };
+    let per_ply = 7_800_000 / moves.len();
+    let mut pgn = String::new();
+    for game in 0..count {
+        pgn.push_str(&format!("[Event \"large {game}\"]\n[Result \"*\"]\n\n"));
+        for ply in 0..moves.len() {
+            let variation = format!("({})\n", line(ply, (ply + 12).min(moves.len())));
+            pgn.push_str(&line(ply, ply + 1));
+            pgn.push('\n');
+            pgn.push_str(&variation.repeat(per_ply / variation.len()));
+        }
+        pgn.push_str("*\n\n");
+    }
+    pgn
+}
+
+/// The peak resident memory (`VmHWM`) of a running process, in MB; 0 once it is gone.
+#[cfg(target_os = "linux")]
+fn peak_rss_mb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb / 1024)
+}
+
+/// Runs pgnkit with `args` and reads its stdout, sampling the peak resident memory from
+/// /proc between reads (the run is alive while output is left to read): (peak MB, stdout
+/// bytes).
+#[cfg(target_os = "linux")]
+fn peak_while_reading(args: &[&str]) -> (u64, usize) {
+    use std::io::Read;
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (mut peak, mut read, mut buffer) = (0, 0, vec![0u8; 1 << 20]);
+    loop {
+        peak = peak.max(peak_rss_mb(child.id()));
+        let n = stdout.read(&mut buffer).unwrap();
+        if n == 0 {
+            break;
+        }
+        read += n;
+    }
+    assert!(child.wait().unwrap().success(), "pgnkit {args:?} failed");
+    (peak, read)
+}
+
+/// Large games at more than one thread: the pieces in flight are bounded by bytes, so two
+/// threads hold about two such games, not five (2 x threads + 1 pieces: 238 MB for four
+/// 7.8 MB games), and a game written is freed at once.
+#[cfg(target_os = "linux")]
+#[test]
+fn large_games_at_two_threads_hold_about_one_game_per_thread() {
+    let pgn = large_games(4);
+    let (_dir, path) = temp_file("large.pgn", pgn.as_bytes());
+    let path = path.to_str().unwrap();
+    let (peak, read) = peak_while_reading(&["select", "--quiet", "--threads", "2", path]);
+    assert_eq!(read, pgn.len(), "select writes the games' bytes");
+    // Each game in flight: its bytes and 16 bytes per token, about 45 MB.
+    assert!(peak > 40, "the run was not seen: peak {peak} MB");
+    assert!(peak < 170, "peak RSS {peak} MB at 2 threads");
+}
+
+/// Tiny games at many threads: each of the 2 x threads + 1 chunks in flight holds at most
+/// 512 games (lines), whose `stats` rows and reports cost kilobytes each (2048 a chunk
+/// took 85 MB at 8 threads).
+#[cfg(target_os = "linux")]
+#[test]
+fn tiny_games_at_sixteen_threads_stay_under_64_megabytes() {
+    let (_dir, path) = temp_file("stars.pgn", "*\n".repeat(300_000).as_bytes());
+    let path = path.to_str().unwrap();
+    let (peak, read) = peak_while_reading(&["stats", "--quiet", "--threads", "16", path]);
+    assert!(read > 300_000 * 50, "a row per game");
+    assert!(peak < 64, "peak RSS {peak} MB at 16 threads");
+}
+
 /// The codes of `validate --format jsonl` output.
 fn codes(stdout: &str) -> Vec<String> {
     stdout
