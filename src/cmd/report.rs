@@ -14,7 +14,10 @@ use crate::output::summary::RunFigures;
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
 /// The page has the run's summary (games, results, terminations, how far each replay got,
-/// draw rules, findings by code) as tables and bar charts, a table of every finding
+/// draw rules, openings, findings by code) as tables and bar charts; when the games have
+/// `[%clk]` or `[%eval]` comments, their time and accuracy per side (mean ACPL,
+/// inaccuracies, mistakes, blunders, lowest clocks under 60 s and 10 s, losses on time,
+/// the spread of ACPLs); a table of every finding
 /// (file, game, players, move, message) grouped by code and counted by file, and for each
 /// error finding, up to --limit, a card with the board before the move (the move drawn as
 /// an arrow), the players, event, round and date, the moves before, and the explanation. It holds everything inline (no script, no
@@ -57,6 +60,7 @@ Examples:
   pgnkit report games.pgn -o report.html
   pgnkit report archive/ --limit 20 --title 'Club championship 2024' -o club.html
   pgnkit report archive/ --limit 0 --ignore tag. -o findings.html
+  pgnkit report lichess.pgn -o accuracy.html      with time and accuracy per side
   zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
   pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
@@ -69,6 +73,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let codes = CodeFilter::new(&args.select, &args.ignore)?;
     let mut run = GameRun::with_context(ctx, &args.input, &outputs)?;
     run.options.tag_infos = args.level == Level::Info;
+    // The openings and the time and accuracy panels show the figures.
+    run.options.figures = true;
     let mut output = Output::create(args.output.output.as_deref())?;
 
     let mut builder = ReportBuilder::new(args.limit, args.level.least(), codes);
