@@ -7,7 +7,7 @@ use crate::cmd::run::{Ending, GameRun, data_context};
 use crate::cmd::validate::Level;
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::findings::CodeFilter;
+use crate::output::findings::CodeArgs;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::RunFigures;
 
@@ -42,13 +42,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Level::Warning, help_heading = "Output")]
     pub level: Level,
 
-    /// List only the findings whose code starts with one of these, comma-separated.
-    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
-    pub select: Vec<String>,
-
-    /// Do not list the findings whose code starts with one of these (`tag.,san.`).
-    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
-    pub ignore: Vec<String>,
+    #[command(flatten)]
+    pub codes: CodeArgs,
 
     /// The page's title (default: "pgnkit report" and the inputs).
     #[arg(long, value_name = "TEXT", help_heading = "Output")]
@@ -70,7 +65,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if ctx.data_on_terminal {
         anyhow::bail!("the report is an HTML page: give -o FILE (for example -o report.html)");
     }
-    let codes = CodeFilter::new(&args.select, &args.ignore)?;
+    let codes = args.codes.filter()?;
     let mut run = GameRun::with_context(ctx, &args.input, &outputs)?;
     run.options.tag_infos = args.level == Level::Info;
     // The openings and the time and accuracy panels show the figures.

@@ -186,14 +186,9 @@ impl TimeAndAccuracy {
             "<table class=\"sides\"><thead><tr><th>ACPL</th><th class=\"num\">White</th><th class=\"num\">Black</th></tr></thead><tbody>",
         );
         for (b, (_, label)) in BUCKETS.iter().enumerate() {
-            let count = |side: &SideFigures| side.acpl_buckets.get(b).copied().unwrap_or(0);
-            let _ = write!(
-                html,
-                "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                escape_html(label),
-                thousands(count(&white)),
-                thousands(count(&black))
-            );
+            row(html, label, &|side| {
+                thousands(side.acpl_buckets.get(b).copied().unwrap_or(0))
+            });
         }
         html.push_str("</tbody></table></section>\n");
     }
