@@ -5,6 +5,7 @@ use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::findings::CodeArgs;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
@@ -23,7 +24,9 @@ use shakmaty::Position as _;
 /// replayed up to it, and the rest of the line is kept as one comment `{ rest: ... }`
 /// holding the original tokens (comments in it as `<text>`). In a variation a comment
 /// naming the move and what is wrong comes first; an error in the main line is reported
-/// on stderr (exit 1), or the game is skipped with --skip-invalid. A PlyCount tag is
+/// on stderr (exit 1), or the game is skipped with --skip-invalid. --select and --ignore
+/// pick the errors reported on stderr, as in `validate` (one left out does not make the
+/// exit code 1), not the games --skip-invalid skips. A PlyCount tag is
 /// rewritten to the main line's plies written. Games that cannot start (unsupported
 /// variant, invalid [FEN]) are reported and skipped. The termination marker and the
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
@@ -44,6 +47,9 @@ pub struct Args {
     #[command(flatten)]
     pub output: OutputArg,
 
+    #[command(flatten)]
+    pub codes: CodeArgs,
+
     /// How moves are written: san (`Nf3`), uci (`g1f3`) or lan (`Ng1-f3`, `e7-e8=Q`).
     #[arg(long, value_enum, default_value_t = MoveStyle::San, help_heading = "Output")]
     pub moves: MoveStyle,
@@ -56,7 +62,9 @@ pub struct Args {
     #[arg(long, help_heading = "Output")]
     pub no_variations: bool,
 
-    /// Skip games whose main line has an error instead of writing them up to it.
+    /// Skip games whose main line has an error instead of writing them up to it. Any
+    /// error counts, reported or not: --select and --ignore do not change which games
+    /// are skipped (as `validate --broken-out` judges games).
     #[arg(long, help_heading = "Output")]
     pub skip_invalid: bool,
 
@@ -81,7 +89,8 @@ Examples:
   pgnkit convert --no-comments --no-variations --moves uci games.pgn
   pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
   pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once
-  pgnkit convert games.pgn --add-opening --fix-results -o named.pgn";
+  pgnkit convert games.pgn --add-opening --fix-results -o named.pgn
+  pgnkit convert archive/ --ignore move.syntax -o clean.pgn  other errors on stderr";
 
 /// What the writer needs of each game.
 struct Converted {
@@ -91,6 +100,7 @@ struct Converted {
 }
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let codes = args.codes.filter()?;
     let mut run = GameRun::new(
         global,
         &args.input,
@@ -99,7 +109,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // The opening only for --add-opening; annotations only for a filter that reads them.
     run.options.figures = args.add_opening || run.filter.is_active();
     let mut output = Output::create(args.output.output.as_deref())?;
-    let mut errors = StderrErrors::new()?;
+    let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(
         |raw| {
             run.replay(raw, &mut ())

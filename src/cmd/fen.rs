@@ -8,6 +8,7 @@ use crate::cli::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
+use crate::output::findings::CodeArgs;
 use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
 use crate::pgn::RawGame;
 use crate::rules::PlyVisitor;
@@ -17,7 +18,8 @@ use crate::rules::fen::style::FenStyle;
 ///
 /// A game that stops at an illegal move gives its FENs up to that point; games with an
 /// unsupported variant or an invalid [FEN] tag give none. Their error findings go to
-/// stderr (as `validate` writes them) and the exit code is 1.
+/// stderr (as `validate` writes them) and the exit code is 1; --select and --ignore pick
+/// the errors reported, as in `validate` (one left out does not make the exit code 1).
 #[allow(
     rustdoc::broken_intra_doc_links,
     reason = "this is --help text: [FEN] is the PGN tag, not a link"
@@ -30,6 +32,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub output: OutputArg,
+
+    #[command(flatten)]
+    pub codes: CodeArgs,
 
     /// Every position: the start position as ply 0, then one FEN per ply.
     #[arg(long, conflicts_with = "ply", help_heading = "Output")]
@@ -64,7 +69,8 @@ Examples:
   pgnkit fen --every-ply --format csv games.pgn  with game, line, ply and move
   pgnkit fen --format jsonl games.pgn            one JSON object per position
   pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess
-  pgnkit fen games.pgn --material KRPPvKR        games that reach this ending";
+  pgnkit fen games.pgn --material KRPPvKR        games that reach this ending
+  pgnkit fen archive/ --ignore move. -o fens.txt  move errors not reported (exit 0)";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {
@@ -211,6 +217,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         ep: args.ep.into(),
         castling: args.castling.into(),
     };
+    let codes = args.codes.filter()?;
     let mut run = GameRun::new(
         global,
         &args.input,
@@ -234,7 +241,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             &[],
         )?),
     };
-    let mut errors = StderrErrors::new()?;
+    let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(
         |raw| {
             let mut collector = FenCollector::new(style, want, lines_only);

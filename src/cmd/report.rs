@@ -7,14 +7,17 @@ use crate::cmd::run::{Ending, GameRun, data_context};
 use crate::cmd::validate::Level;
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::findings::CodeFilter;
+use crate::output::findings::CodeArgs;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::RunFigures;
 
 /// Write one self-contained HTML page about the games: summary charts and error boards.
 ///
 /// The page has the run's summary (games, results, terminations, how far each replay got,
-/// draw rules, findings by code) as tables and bar charts, a table of every finding
+/// draw rules, openings, findings by code) as tables and bar charts; when the games have
+/// `[%clk]` or `[%eval]` comments, their time and accuracy per side (mean ACPL,
+/// inaccuracies, mistakes, blunders, lowest clocks under 60 s and 10 s, losses on time,
+/// the spread of ACPLs); a table of every finding
 /// (file, game, players, move, message) grouped by code and counted by file, and for each
 /// error finding, up to --limit, a card with the board before the move (the move drawn as
 /// an arrow), the players, event, round and date, the moves before, and the explanation. It holds everything inline (no script, no
@@ -39,13 +42,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Level::Warning, help_heading = "Output")]
     pub level: Level,
 
-    /// List only the findings whose code starts with one of these, comma-separated.
-    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
-    pub select: Vec<String>,
-
-    /// Do not list the findings whose code starts with one of these (`tag.,san.`).
-    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
-    pub ignore: Vec<String>,
+    #[command(flatten)]
+    pub codes: CodeArgs,
 
     /// The page's title (default: "pgnkit report" and the inputs).
     #[arg(long, value_name = "TEXT", help_heading = "Output")]
@@ -57,6 +55,7 @@ Examples:
   pgnkit report games.pgn -o report.html
   pgnkit report archive/ --limit 20 --title 'Club championship 2024' -o club.html
   pgnkit report archive/ --limit 0 --ignore tag. -o findings.html
+  pgnkit report lichess.pgn -o accuracy.html      with time and accuracy per side
   zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
   pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
 
@@ -66,9 +65,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if ctx.data_on_terminal {
         anyhow::bail!("the report is an HTML page: give -o FILE (for example -o report.html)");
     }
-    let codes = CodeFilter::new(&args.select, &args.ignore)?;
+    let codes = args.codes.filter()?;
     let mut run = GameRun::with_context(ctx, &args.input, &outputs)?;
     run.options.tag_infos = args.level == Level::Info;
+    // The openings and the time and accuracy panels show the figures.
+    run.options.figures = true;
     let mut output = Output::create(args.output.output.as_deref())?;
 
     let mut builder = ReportBuilder::new(args.limit, args.level.least(), codes);

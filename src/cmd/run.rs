@@ -13,7 +13,7 @@ use crate::exit::ExitStatus;
 use crate::filter::dedupe::{Origin, Seen};
 use crate::filter::{GameFilter, Judged};
 use crate::input::{Limits, Listing, Source, expand_inputs};
-use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
+use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, summary_line};
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
@@ -311,16 +311,19 @@ fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
 }
 
 /// Error findings of commands whose stdout carries data (fen, convert): written to stderr
-/// as `validate` writes them, and counted for the exit code.
+/// as `validate` writes them, and counted for the exit code; those `--select`/`--ignore`
+/// leave out are neither, as in `validate`.
 pub struct StderrErrors {
     /// Lossy: a finding that cannot be written to stderr never stops the data output.
     writer: FindingWriter<crate::stderr::LossyStderr>,
+    codes: CodeFilter,
     pub count: u64,
 }
 
 impl StderrErrors {
-    pub fn new() -> anyhow::Result<StderrErrors> {
+    pub fn new(codes: CodeFilter) -> anyhow::Result<StderrErrors> {
         Ok(StderrErrors {
+            codes,
             writer: FindingWriter::new(
                 crate::stderr::LossyStderr,
                 FindingFormat::Text,
@@ -336,7 +339,7 @@ impl StderrErrors {
         for finding in report
             .findings
             .iter()
-            .filter(|f| f.severity() == Severity::Error)
+            .filter(|f| f.severity() == Severity::Error && self.codes.allows(f.code))
         {
             self.count += 1;
             self.writer.write(report, finding)?;

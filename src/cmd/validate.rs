@@ -7,7 +7,7 @@ use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
 use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
+use crate::output::findings::{CodeArgs, FindingFormat, FindingWriter, TextDetail};
 use crate::output::summary::RunFigures;
 use crate::rules::Severity;
 
@@ -47,15 +47,8 @@ pub struct Args {
     #[arg(long, help_heading = "Output")]
     pub compact: bool,
 
-    /// Report only the findings whose code starts with one of these, comma-separated
-    /// (`--select move.,castling.` or one code). The exit code follows what is reported.
-    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
-    pub select: Vec<String>,
-
-    /// Do not report the findings whose code starts with one of these, comma-separated
-    /// (`--ignore tag.,san.`). Applies after --select.
-    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
-    pub ignore: Vec<String>,
+    #[command(flatten)]
+    pub codes: CodeArgs,
 
     /// Under each text finding about a move, a diagram of the position before it: (x)
     /// where the piece moves from, [x] where to, !x! what attacks, *x* what the message
@@ -144,7 +137,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         why_every_time: args.verbose,
         board: args.board,
     };
-    let codes = CodeFilter::new(&args.select, &args.ignore)?;
+    let codes = args.codes.filter()?;
     let mut writer = FindingWriter::new(output, args.format, run.ctx.color, detail)?;
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;

@@ -73,6 +73,29 @@ pub struct TextDetail {
     pub board: bool,
 }
 
+/// `--select` and `--ignore`, shared by the commands that report findings (validate,
+/// report, fen, convert).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CodeArgs {
+    /// Report only the findings whose code starts with one of these, comma-separated
+    /// (`--select move.,castling.` or one code). An error that is not reported does not
+    /// make the exit code 1.
+    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
+    pub select: Vec<String>,
+
+    /// Do not report the findings whose code starts with one of these, comma-separated
+    /// (`--ignore tag.,san.`). Applies after --select.
+    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
+    pub ignore: Vec<String>,
+}
+
+impl CodeArgs {
+    /// The filter the flags make; an entry that starts no code is an error.
+    pub fn filter(&self) -> anyhow::Result<CodeFilter> {
+        CodeFilter::new(&self.select, &self.ignore)
+    }
+}
+
 /// `--select` / `--ignore`: which codes a command reports, each entry a code or the
 /// start of codes (`tag.`, `san.notation`), as linters take them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -15,9 +15,11 @@ use crate::pgn::RawGame;
 use crate::rules::result::Termination;
 use crate::rules::{Code, Finding, GameReport, Severity, Status};
 
+mod accuracy;
 mod cards;
 mod table;
 
+use accuracy::TimeAndAccuracy;
 use cards::ErrorBoard;
 use table::FindingRow;
 
@@ -37,6 +39,7 @@ pub struct ReportBuilder {
     /// Every finding listed, in input order: nothing is ever left out of the table.
     rows: Vec<FindingRow>,
     openings: OpeningScores,
+    time_and_accuracy: TimeAndAccuracy,
 }
 
 /// Where the page came from, for its header.
@@ -68,6 +71,7 @@ impl ReportBuilder {
     pub fn add(&mut self, raw: &RawGame, report: &GameReport) {
         self.summary.add_game(report);
         self.openings.add(report);
+        self.time_and_accuracy.add(report);
         if report.first_error().is_some() {
             self.games_with_errors += 1;
         }
@@ -163,6 +167,7 @@ impl ReportBuilder {
         // The sections in order; each is one function, and a section with nothing to
         // show writes nothing.
         self.openings.render(&mut html);
+        self.time_and_accuracy.render(&mut html);
         self.render_findings(&mut html);
         table::render_table(&mut html, &self.rows, self.least.unwrap_or(Severity::Info));
         cards::render_boards(&mut html, &self.boards, self.boards_left_out);
@@ -453,6 +458,8 @@ td code { white-space: nowrap; }
 .tags td { overflow-wrap: anywhere; }
 .no-board { width: 100%; max-width: 370px; color: var(--dim); }
 .empty { color: var(--dim); } .more { font-weight: 600; }
+.panel h3 { font-size: 15px; margin: 14px 0 4px; }
+.sides { width: auto; min-width: min(420px, 100%); } .sides th { font-weight: 500; } .sides td { white-space: nowrap; }
 @media (max-width: 600px) {
   header { padding: 14px 16px; } header h1 { font-size: 20px; }
   main { padding: 14px 12px; }

@@ -201,3 +201,37 @@ fn null_move_in_a_variation_passes_the_turn_as_validate_reads_it() {
     let (code, out, _) = run(&["validate", "--variations", "-q"], &stdout);
     assert_eq!((code, out.as_str()), (0, ""));
 }
+
+#[test]
+fn ignore_leaves_an_error_unreported_and_it_does_not_make_exit_1() {
+    let pgn = "1. e4 e5 2. Ke3 Nc6 *\n\n1. d4 *\n";
+    let (code, stdout, stderr) = convert(pgn, &["--ignore", "move."]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("error["), "{stderr}");
+    // The game is still written up to its error, as without the flag.
+    let (_, without, _) = convert(pgn, &[]);
+    assert_eq!(stdout, without);
+}
+
+#[test]
+fn select_reports_only_the_codes_it_names() {
+    let pgn = "1. e4 e5 2. Ke3 Nc6 *\n\n[Variant \"Atomic\"]\n\n1. e4 *\n";
+    let (code, _, stderr) = convert(pgn, &["--select", "setup."]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("error[setup.unsupported-variant]"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("move.illegal"), "{stderr}");
+}
+
+/// --skip-invalid judges a game by all its errors, as `validate --broken-out` does:
+/// an ignored error is not reported, and its game is skipped all the same.
+#[test]
+fn skip_invalid_skips_a_game_whose_error_is_ignored() {
+    let pgn = "1. e4 e5 2. Ke3 Nc6 *\n\n1. d4 *\n";
+    let (code, stdout, stderr) = convert(pgn, &["--skip-invalid", "--ignore", "move."]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "");
+    assert_eq!(stdout, format!("{EMPTY_ROSTER}1. d4 *\n\n"));
+}

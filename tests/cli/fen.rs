@@ -219,3 +219,52 @@ fn jsonl_has_the_csv_keys_typed() {
     let csv_last = csv_text.lines().last().unwrap();
     assert!(csv_last.ends_with(last["fen"].as_str().unwrap()));
 }
+
+/// An illegal move and a syntax error, in two games.
+const TWO_ERRORS: &str = "1. e4 e5 2. Ke3 Nc6 *\n\n1. d4 d5 2. Zz9 *\n";
+
+#[test]
+fn ignore_leaves_an_error_unreported_and_it_does_not_make_exit_1() {
+    let (code, stdout, stderr) = run(&["fen", "--ignore", "move."], TWO_ERRORS);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("error["), "{stderr}");
+    // The positions are those of the run without the flag.
+    let (code, without, _) = run(&["fen"], TWO_ERRORS);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, without);
+}
+
+#[test]
+fn ignore_of_one_code_still_reports_the_others_with_exit_1() {
+    let (code, _, stderr) = run(&["fen", "--ignore", "move.illegal"], TWO_ERRORS);
+    assert_eq!(code, 1);
+    assert!(!stderr.contains("move.illegal"), "{stderr}");
+    assert!(
+        stderr.contains("game 2, 2. Zz9: error[move.syntax]"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn select_reports_only_the_codes_it_names() {
+    let (code, _, stderr) = run(&["fen", "--select", "move.ill"], TWO_ERRORS);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("game 1, 2. Ke3: error[move.illegal]"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("move.syntax"), "{stderr}");
+    let (code, _, stderr) = run(&["fen", "--select", "setup."], TWO_ERRORS);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn select_of_a_code_that_does_not_exist_is_refused_before_any_output() {
+    let (code, stdout, stderr) = run(&["fen", "--select", "mvoe."], TWO_ERRORS);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("--select mvoe.: no finding code starts so"),
+        "{stderr}"
+    );
+}

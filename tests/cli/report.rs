@@ -347,3 +347,124 @@ fn report_charts_and_boards_have_a_text_alternative() {
     }
     assert!(html.contains("aria-label=\"Results (bar chart): 1-0: 3, 0-1: 1"));
 }
+
+/// The rows of the page's time and accuracy panel: each row's heading and its cells;
+/// `None` when the page has no such panel.
+fn time_and_accuracy_rows(html: &str) -> Option<Vec<(String, Vec<String>)>> {
+    let start = html.find("<h2>Time and accuracy</h2>")?;
+    let panel = &html[start..start + html[start..].find("</section>").unwrap()];
+    let dom = tl::parse(panel, tl::ParserOptions::default()).unwrap();
+    let parser = dom.parser();
+    let rows = dom
+        .query_selector("tr")
+        .unwrap()
+        .filter_map(|row| {
+            let row = row.get(parser)?.as_tag()?;
+            let heading = row.query_selector(parser, "th")?.next()?;
+            let heading = unescape(&heading.get(parser)?.inner_text(parser));
+            let cells = cells(row, parser);
+            (!cells.is_empty()).then_some((heading, cells))
+        })
+        .collect();
+    Some(rows)
+}
+
+fn row(heading: &str, white: &str, black: &str) -> (String, Vec<String>) {
+    (
+        heading.to_string(),
+        vec![white.to_string(), black.to_string()],
+    )
+}
+
+/// Two lichess games with a clock and an evaluation after every move
+/// (testdata/stats/annotated.pgn, the second lost on time): the figures are those of the
+/// `stats` columns of the same games (white_acpl 16 and 41, black_acpl 42 and 58, ...).
+#[test]
+fn report_shows_time_and_accuracy_of_annotated_games() {
+    let path = testdata("stats/annotated.pgn");
+    let (code, html, stderr) =
+        run_args(&["report", "-q", path.to_str().unwrap(), "-o", "/dev/stdout"]);
+    assert_eq!(code, 0, "{stderr}");
+    let rows = time_and_accuracy_rows(&html).expect("a time and accuracy panel");
+    assert_eq!(
+        rows,
+        [
+            row("games with an ACPL", "2", "2"),
+            row("mean ACPL of those games", "28.5", "50.0"),
+            row("inaccuracies", "1 (0.5 a game)", "3 (1.5 a game)"),
+            row("mistakes", "1 (0.5 a game)", "0 (0.0 a game)"),
+            row("blunders", "1 (0.5 a game)", "4 (2.0 a game)"),
+            row("games with a clock", "2", "2"),
+            row("lowest clock under 60\u{a0}s", "0", "1"),
+            row("lowest clock under 10\u{a0}s", "0", "0"),
+            row("lost on time (Termination \"Time forfeit\")", "0", "1"),
+            row("0-9", "0", "0"),
+            row("10-24", "1", "0"),
+            row("25-49", "1", "1"),
+            row("50-99", "0", "1"),
+            row("100+", "0", "0"),
+        ]
+    );
+    assert!(text_of(&html).contains(" 2 of 2 games have clocks, 2 have evaluations. "));
+    assert!(html.contains(
+        "aria-label=\"ACPL per side and game (bar chart): 0-9: 0, 10-24: 1, 25-49: 2, 50-99: 1, 100+: 0\""
+    ));
+
+    // The same games' stats columns give the same ACPLs and judgements.
+    let (_, csv, _) = run_args(&["stats", "-q", path.to_str().unwrap()]);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    // Counted from the end: an opening's name may hold a comma.
+    let sum = |column: &str| -> u64 {
+        let from_end = header.len() - header.iter().position(|h| *h == column).unwrap();
+        csv.lines()
+            .skip(1)
+            .map(|line| {
+                let cells: Vec<&str> = line.split(',').collect();
+                cells[cells.len() - from_end].parse::<u64>().unwrap()
+            })
+            .sum()
+    };
+    assert_eq!((sum("white_acpl"), sum("black_acpl")), (57, 100));
+    assert_eq!((sum("white_blunders"), sum("black_blunders")), (1, 4));
+    assert_eq!(
+        (sum("white_inaccuracies"), sum("black_inaccuracies")),
+        (1, 3)
+    );
+}
+
+/// Clocks without evaluations: no ACPL, and the time trouble counted from the lowest
+/// clock of each side (a fraction of a second too); the game lost on time by White.
+#[test]
+fn report_counts_low_clocks_and_losses_on_time() {
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n\n\
+               1. e4 { [%clk 0:00:30] } e5 { [%clk 0:00:05] } 2. Nf3 { [%clk 0:00:09.5] } \
+               Nc6 { [%clk 0:00:04] } 0-1\n\n\
+               [White \"C\"]\n[Black \"D\"]\n[Result \"1-0\"]\n\n\
+               1. d4 { [%clk 0:01:00] } d5 { [%clk 0:00:59.9] } 1-0\n";
+    let (code, html, stderr) = run(&["report", "-q", "-o", "/dev/stdout"], pgn);
+    assert_eq!(code, 0, "{stderr}");
+    let rows = time_and_accuracy_rows(&html).expect("a time and accuracy panel");
+    assert_eq!(
+        rows[..9],
+        [
+            row("games with an ACPL", "0", "0"),
+            row("mean ACPL of those games", "-", "-"),
+            row("inaccuracies", "0", "0"),
+            row("mistakes", "0", "0"),
+            row("blunders", "0", "0"),
+            row("games with a clock", "2", "2"),
+            row("lowest clock under 60\u{a0}s", "1", "2"),
+            row("lowest clock under 10\u{a0}s", "1", "1"),
+            row("lost on time (Termination \"Time forfeit\")", "1", "0"),
+        ]
+    );
+    assert!(text_of(&html).contains(" 2 of 2 games have clocks, 0 have evaluations. "));
+}
+
+#[test]
+fn report_without_clocks_or_evaluations_has_no_time_and_accuracy_panel() {
+    let html = report_of(&[]);
+    assert!(html.contains("<h2>Openings</h2>"), "the page is whole");
+    assert_eq!(time_and_accuracy_rows(&html), None);
+    assert!(!html.contains("ACPL"));
+}

@@ -44,6 +44,11 @@ impl Clock {
         })
     }
 
+    /// A clock of whole seconds.
+    pub const fn from_seconds(seconds: u64) -> Clock {
+        Clock { seconds, nanos: 0 }
+    }
+
     /// `180`, `3723.4`: whole seconds as an integer, else the decimal without trailing zeros.
     pub fn to_text(self) -> String {
         if self.nanos == 0 {
