@@ -41,6 +41,18 @@ impl Material {
         }))
     }
 
+    /// Whether no later position of the game can hold this material: a game never gains
+    /// men, nor pawns (a promotion turns a pawn into a piece).
+    pub fn out_of_reach(&self, board: &Board) -> bool {
+        let men = |counts: &ByRole<u8>| counts.iter().map(|&n| u32::from(n)).sum::<u32>();
+        let wanted = men(&self.0.white) + men(&self.0.black);
+        board.occupied().count() < wanted as usize
+            || Color::ALL.iter().any(|&color| {
+                (board.by_color(color) & board.pawns()).count()
+                    < usize::from(self.0.get(color).pawn)
+            })
+    }
+
     /// Whether the board holds exactly this material.
     pub fn matches(&self, board: &Board) -> bool {
         let count =
@@ -85,6 +97,18 @@ impl Identity {
         Ok(Identity::of(&pos))
     }
 
+    /// Whether no later position of the game can be this one: it has fewer men, or one
+    /// side fewer pawns, or castling rights the game has lost (none of them come back).
+    pub fn out_of_reach(&self, pos: &Chess) -> bool {
+        let board = pos.board();
+        board.occupied().count() < self.board.occupied().count()
+            || Color::ALL.iter().any(|&color| {
+                (board.by_color(color) & board.pawns()).count()
+                    < (self.board.by_color(color) & self.board.pawns()).count()
+            })
+            || (self.castles & !pos.castles().castling_rights()).any()
+    }
+
     /// Whether `pos` is this position (the board first: the cheap test that fails).
     pub fn matches(&self, pos: &Chess) -> bool {
         *pos.board() == self.board
@@ -114,6 +138,34 @@ mod tests {
         assert!(Material::parse("KRPKR").is_err());
         assert!(Material::parse("RPvKR").is_err());
         assert!(Material::parse("krpvkr").is_err());
+    }
+
+    #[test]
+    fn material_is_out_of_reach_with_fewer_men_or_pawns() {
+        let start = Chess::default();
+        let all = "KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPPPP";
+        assert!(!Material::parse(all).unwrap().out_of_reach(start.board()));
+        assert!(
+            !Material::parse("KRPvKR")
+                .unwrap()
+                .out_of_reach(start.board())
+        );
+        let rook_ending: shakmaty::fen::Fen = "8/8/4k3/8/8/3K4/8/R7 w - - 0 60".parse().unwrap();
+        let rook_ending: Chess = rook_ending
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        // Fewer men than KRPvKR, and no white pawn left to make.
+        assert!(
+            Material::parse("KRPvKR")
+                .unwrap()
+                .out_of_reach(rook_ending.board())
+        );
+        // A queen may still come from a pawn, not from nothing; KRvK is reached already.
+        assert!(
+            !Material::parse("KRvK")
+                .unwrap()
+                .out_of_reach(rook_ending.board())
+        );
     }
 
     #[test]

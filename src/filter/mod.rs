@@ -173,7 +173,9 @@ impl GameFilter {
     }
 
     /// Judges one game. The replay is skipped when tags alone decide and no report is
-    /// wanted (`need_report`) nor a `--dedupe` key.
+    /// wanted (`need_report`) nor a `--dedupe` key. Without `need_report`, only the verdict
+    /// is wanted: the replay stops as soon as the positions decide it (a `--reaches`
+    /// position found, or out of reach), and `visitor` misses the rest.
     pub fn judge<V: PlyVisitor>(
         &self,
         raw: &RawGame,
@@ -187,8 +189,11 @@ impl GameFilter {
                 .iter()
                 .all(|expr| expr.eval(&|slot| tag_value(expr, &tags, slot)))
         };
-        if !tags_pass {
-            let selected = self.invert;
+        let replays_positions =
+            !self.reaches.is_empty() || !self.material.is_empty() || self.dedupe.is_some();
+        // The tags decide when they reject the game, or when nothing else is asked of it.
+        if !tags_pass || (self.after_replay.is_empty() && !replays_positions) {
+            let selected = tags_pass != self.invert;
             if !selected || (self.dedupe.is_none() && !need_report) {
                 return (
                     Verdict {
@@ -199,12 +204,13 @@ impl GameFilter {
                 );
             }
         }
-        let replays_positions =
-            !self.reaches.is_empty() || !self.material.is_empty() || self.dedupe.is_some();
         let mut watch = Watch {
             filter: self,
             reached: 0,
             material_seen: 0,
+            // Only the positions decide: the replay may stop once they have.
+            may_stop: !need_report && self.after_replay.is_empty() && self.dedupe.is_none(),
+            out_of_reach: false,
             key: self.dedupe.map(|_| KeyBuilder::new()),
         };
         let report = if replays_positions {
@@ -264,6 +270,10 @@ struct Watch<'f> {
     reached: u64,
     /// One bit per `--material` seen.
     material_seen: u64,
+    /// Nothing but the verdict is wanted of the replay (no report, no key, no column).
+    may_stop: bool,
+    /// A position or material not seen yet can no longer come: the game fails.
+    out_of_reach: bool,
     key: Option<KeyBuilder>,
 }
 
@@ -286,12 +296,19 @@ impl PlyVisitor for Watch<'_> {
         for (i, target) in self.filter.reaches.iter().enumerate() {
             if target.matches(pos) {
                 self.reached |= 1 << i;
+            } else if self.may_stop && self.reached & (1 << i) == 0 && target.out_of_reach(pos) {
+                self.out_of_reach = true;
             }
         }
         let board = shakmaty::Position::board(pos);
         for (i, material) in self.filter.material.iter().enumerate() {
             if material.matches(board) {
                 self.material_seen |= 1 << i;
+            } else if self.may_stop
+                && self.material_seen & (1 << i) == 0
+                && material.out_of_reach(board)
+            {
+                self.out_of_reach = true;
             }
         }
         if let Some(key) = &mut self.key {
@@ -302,15 +319,24 @@ impl PlyVisitor for Watch<'_> {
             }
         }
     }
+
+    fn decided(&self) -> bool {
+        self.may_stop && (self.out_of_reach || self.all_reached())
+    }
 }
 
-/// Two visitors that both see every position.
+/// Two visitors that both see every position; the first decides when the replay may stop
+/// (the second, the command's, only watches along).
 struct Both<'a, A, B>(&'a mut A, &'a mut B);
 
 impl<A: PlyVisitor, B: PlyVisitor> PlyVisitor for Both<'_, A, B> {
     fn position(&mut self, ply: u32, san: &[u8], pos: &Chess) {
         self.0.position(ply, san, pos);
         self.1.position(ply, san, pos);
+    }
+
+    fn decided(&self) -> bool {
+        self.0.decided()
     }
 }
 
@@ -320,6 +346,7 @@ mod tests {
 
     use super::{FilterArgs, GameFilter};
     use crate::filter::expr::Expr;
+    use crate::filter::material::Identity;
     use crate::input::{Limits, Splitter};
     use crate::rules::{PlyVisitor, ReplayOptions};
     use shakmaty::Chess;
@@ -332,6 +359,7 @@ mod tests {
         }
     }
 
+    /// (selected, positions replayed, report given) for a report-wanting command.
     fn judge(where_: &str, invert: bool) -> (bool, u32, bool) {
         let pgn: &[u8] = b"[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 *\n";
         let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
@@ -348,6 +376,71 @@ mod tests {
     }
 
     /// A tag-only --where decides before the replay: a game it rejects is never replayed.
+    /// (selected, positions replayed) for `select`, which wants no report.
+    fn select(where_: &str, invert: bool) -> (bool, u32) {
+        let pgn: &[u8] = b"[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 *\n";
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        let raw = splitter.next_game().unwrap().unwrap();
+        let args = FilterArgs {
+            wheres: vec![Expr::compile(where_).unwrap()],
+            ..FilterArgs::default()
+        };
+        let mut filter = GameFilter::new(&args).unwrap();
+        filter.invert = invert;
+        let mut seen = Positions(0);
+        let (verdict, report) = filter.judge(&raw, &ReplayOptions::default(), &mut seen, false);
+        assert_eq!(report.is_some(), seen.0 > 0);
+        (verdict.selected, seen.0)
+    }
+
+    /// Where no report is wanted, a tag-only --where replays no game at all, selected or
+    /// not (select --where 'WhiteElo >= 2500' only splits and reads tags).
+    #[test]
+    fn a_tag_only_filter_replays_no_game_for_select() {
+        assert_eq!(select("WhiteElo >= 1500", false), (true, 0));
+        assert_eq!(select("WhiteElo >= 2500", false), (false, 0));
+        assert_eq!(select("WhiteElo >= 2500", true), (true, 0));
+        assert_eq!(select("WhiteElo >= 1500", true), (false, 0));
+        // A column needs the replay.
+        assert_eq!(select("plies > 2", false), (true, 4));
+    }
+
+    /// (selected, positions replayed) of `pgn` under `--reaches fen`, without a report.
+    fn reaches(pgn: &[u8], fen: &str, need_report: bool) -> (bool, u32) {
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        let raw = splitter.next_game().unwrap().unwrap();
+        let args = FilterArgs {
+            reaches: vec![Identity::parse(fen).unwrap()],
+            ..FilterArgs::default()
+        };
+        let filter = GameFilter::new(&args).unwrap();
+        let mut seen = Positions(0);
+        let (verdict, _) = filter.judge(&raw, &ReplayOptions::default(), &mut seen, need_report);
+        (verdict.selected, seen.0)
+    }
+
+    /// After 1. e4 e5 2. Nf3.
+    const AFTER_NF3: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+
+    /// select --reaches stops replaying a game once its position is found, or once the
+    /// position is out of reach (fewer men, fewer pawns of a side, castling rights lost).
+    #[test]
+    fn reaches_stops_the_replay_once_the_positions_decide() {
+        let found = b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
+        assert_eq!(reaches(found, AFTER_NF3, false), (true, 4));
+        assert_eq!(reaches(found, AFTER_NF3, true), (true, 7));
+        // A capture before the position: fewer men than it has, the game cannot reach it.
+        let capture = b"1. e4 d5 2. exd5 e5 3. Nf3 Nf6 4. Bb5+ c6 *\n";
+        assert_eq!(reaches(capture, AFTER_NF3, false), (false, 4));
+        assert_eq!(reaches(capture, AFTER_NF3, true), (false, 9));
+        // A king move loses the castling rights the position still has.
+        let king = b"1. e4 e5 2. Ke2 Nc6 3. Nf3 Nf6 *\n";
+        assert_eq!(reaches(king, AFTER_NF3, false), (false, 4));
+        // A transposition is still found: the same men, pawns and rights on the way.
+        let transposed = b"1. Nf3 Nc6 2. e4 e5 3. Ng1 Nb8 4. Nf3 a6 *\n";
+        assert_eq!(reaches(transposed, AFTER_NF3, false), (true, 8));
+    }
+
     #[test]
     fn a_tag_only_filter_does_not_replay_the_games_it_rejects() {
         assert_eq!(judge("WhiteElo >= 2500", false), (false, 0, false));

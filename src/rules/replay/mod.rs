@@ -106,6 +106,13 @@ impl Status {
 /// with the standard SAN (check sign included) of the move that reached it.
 pub trait PlyVisitor {
     fn position(&mut self, ply: u32, san: &[u8], pos: &Chess);
+
+    /// True once the visitor has seen all it needs and nobody needs the rest of the game
+    /// (a `select --reaches` that found its position): the replay stops there, and its
+    /// report covers only the moves played.
+    fn decided(&self) -> bool {
+        false
+    }
 }
 
 /// A visitor that wants nothing.
@@ -291,6 +298,7 @@ impl Replay<'_> {
                 TokenKind::VariationStart => depth += 1,
                 TokenKind::VariationEnd => depth = depth.saturating_sub(1),
                 TokenKind::Word if depth == 0 => match self.play_token(i, visitor) {
+                    Some(_) if visitor.decided() => break,
                     Some(extra) => i += extra,
                     None => {
                         stopped = true;
