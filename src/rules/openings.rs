@@ -2,8 +2,9 @@
 //! (`data/chess-openings`, CC0), embedded in the binary and read into a map from position
 //! key to opening at first use. A game is named by the last position of its main line
 //! found in the map; the key is the repetition key the replay keeps anyway
-//! (`draw::position_key`), so classifying costs one hash probe per ply, and only up to the
-//! deepest ply of the data set.
+//! (`draw::position_key`). The replay notes the keys up to the deepest ply of the data set
+//! and looks them up once the game is over, from the last backwards, through a 4 KiB
+//! filter: a game costs a probe or two of the map, not one per ply.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -62,10 +63,20 @@ pub struct OpeningMatch {
 
 /// The data set, read: every line, and the position after each line mapped to the line
 /// that names it.
+/// The deepest line the replay looks for (the data set's deepest is 36 plies; a deeper
+/// line would be left out).
+pub const MAX_BOOK_PLIES: usize = 64;
+
+/// Bits of the filter in front of the map: a key whose bit is clear is in no line, and
+/// the 4 KiB of the filter stay in the cache where the map would not.
+const FILTER_BITS: usize = 1 << 15;
+
 #[derive(Debug)]
 pub struct Book {
     pub lines: Vec<Opening>,
     by_position: HashMap<u64, usize, BuildHasherDefault<KeyHasher>>,
+    /// One bit per `filter_bit` of the keys in `by_position`.
+    filter: Vec<u64>,
     /// The most plies of any line: no later position can be found.
     pub deepest: u32,
 }
@@ -74,6 +85,14 @@ impl Book {
     /// The opening named by the position with this key (`draw::position_key`).
     #[inline]
     pub fn lookup(&self, key: u64) -> Option<&Opening> {
+        let bit = filter_bit(key);
+        if self
+            .filter
+            .get(bit / 64)
+            .is_none_or(|word| word & (1 << (bit % 64)) == 0)
+        {
+            return None;
+        }
         self.by_position
             .get(&key)
             .and_then(|&index| self.lines.get(index))
@@ -86,6 +105,7 @@ impl Book {
         let mut book = Book {
             lines: Vec::with_capacity(4096),
             by_position: HashMap::default(),
+            filter: vec![0; FILTER_BITS / 64],
             deepest: 0,
         };
         let mut positions = Prefixes::default();
@@ -101,6 +121,9 @@ impl Book {
                 let Some((pos, plies)) = positions.play(pgn) else {
                     continue;
                 };
+                if plies as usize > MAX_BOOK_PLIES {
+                    continue;
+                }
                 let index = book.lines.len();
                 book.lines.push(Opening {
                     eco,
@@ -110,9 +133,14 @@ impl Book {
                     summary_key: format!("{eco} {name}"),
                 });
                 book.deepest = book.deepest.max(plies);
+                let key = position_key(&pos);
+                let bit = filter_bit(key);
+                if let Some(word) = book.filter.get_mut(bit / 64) {
+                    *word |= 1 << (bit % 64);
+                }
                 let lines = &book.lines;
                 book.by_position
-                    .entry(position_key(&pos))
+                    .entry(key)
                     .and_modify(|kept| {
                         let shorter = lines
                             .get(*kept)
@@ -167,6 +195,11 @@ fn move_ends(pgn: &str) -> impl Iterator<Item = (usize, &str)> {
             Some((start + word.len(), word))
         })
         .filter(|(_, word)| !word.is_empty() && !word.ends_with('.'))
+}
+
+/// The filter bit of a key: bits the map's hashing does not start from.
+fn filter_bit(key: u64) -> usize {
+    (key >> 32) as usize % FILTER_BITS
 }
 
 /// The data set, read at first use (a few milliseconds).

@@ -1,7 +1,7 @@
 //! The aggregate of a `stats` run: additive `section,key,count` figures that merge exactly,
 //! so the parts of a split archive add up to the figures of one run.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Write};
 
 use anyhow::{Context as _, bail};
@@ -57,8 +57,10 @@ impl<R: Read> Read for LineLimit<R> {
 /// Counts by section and key. Rows are kept sorted, so writing is deterministic.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// section -> key -> count, for the keys not in `FIXED`.
-    counts: BTreeMap<String, BTreeMap<String, u64>>,
+    /// section -> key -> count, for the keys not in `FIXED`. The keys are hashed: a
+    /// section such as `opening` has thousands, and every game looks one up (the views
+    /// and the files are sorted).
+    counts: BTreeMap<String, HashMap<String, u64>>,
     /// The counts of the `FIXED` keys; `None` until a key is first added (a key added
     /// with 0 is listed, one never added is not).
     fixed: [Option<u64>; FIXED_KEYS],

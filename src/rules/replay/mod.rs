@@ -32,7 +32,7 @@ use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, To
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
 use crate::rules::fen::setup::{self, SetupError};
 use crate::rules::findings::{Code, Finding};
-use crate::rules::openings::{self, Book, OpeningMatch};
+use crate::rules::openings::{self, Book, MAX_BOOK_PLIES, OpeningMatch};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::Tags;
 use crate::rules::tags::checks as tag_checks;
@@ -203,6 +203,7 @@ pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisi
         automatic_end: None,
         plies_after_end: 0,
         openings: None,
+        opening_keys: [0; MAX_BOOK_PLIES],
     };
     game.played.clear();
     game.run(visitor);
@@ -239,6 +240,10 @@ struct Replay<'a> {
     plies_after_end: u32,
     /// The opening data, for a game that is classified.
     openings: Option<&'static Book>,
+    /// The keys of the main line's positions up to the data set's deepest line (ply 1
+    /// first): looked up once the game is over, from the last backwards, so a game costs
+    /// a probe or two instead of one per ply (each probe a likely cache miss).
+    opening_keys: [u64; MAX_BOOK_PLIES],
 }
 
 impl Replay<'_> {
@@ -333,6 +338,7 @@ impl Replay<'_> {
         if stopped || self.has_problem(InputProblemKind::LimitExceeded) {
             self.report.status = Status::Illegal;
         }
+        self.name_opening();
         self.finish(tag_result.as_deref());
     }
 
@@ -510,8 +516,10 @@ impl Replay<'_> {
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
         self.report.draws.after_move(ply, m, &self.pos, gave_check);
-        if let Some(book) = self.openings {
-            self.find_opening(book, ply);
+        if self.openings.is_some()
+            && let Some(slot) = self.opening_keys.get_mut(ply as usize - 1)
+        {
+            *slot = self.report.draws.key();
         }
         if self.automatic_end.is_none() {
             let clock = self.pos.halfmoves();
@@ -551,16 +559,18 @@ impl Replay<'_> {
         }
     }
 
-    /// Names the opening if the position just reached at `ply` is in the data set; stops
-    /// looking past the data set's deepest line.
-    #[inline]
-    fn find_opening(&mut self, book: &'static Book, ply: u32) {
-        if ply > book.deepest {
-            self.openings = None;
+    /// Names the opening: the last position of the main line found in the data set.
+    fn name_opening(&mut self) {
+        let Some(book) = self.openings else {
             return;
-        }
-        if let Some(opening) = book.lookup(self.report.draws.key()) {
-            self.report.opening = Some(OpeningMatch { ply, opening });
+        };
+        let last = self.report.plies.min(book.deepest);
+        for ply in (1..=last).rev() {
+            let key = self.opening_keys.get(ply as usize - 1).copied();
+            if let Some(opening) = key.and_then(|key| book.lookup(key)) {
+                self.report.opening = Some(OpeningMatch { ply, opening });
+                return;
+            }
         }
     }
 
