@@ -12,6 +12,9 @@
 #                                    (2 and 3 workers) against one thread, game for game
 #   scripts/fuzz.sh 600 split        the splitter and the chunker against one splitter
 #
+# FUZZ_TIMEOUT (default 20) is the seconds an input may take before it counts as a hang:
+# on a busy machine the pipeline target (three runs of inputs repeated past three chunks,
+# under the sanitizer) took 15 s for one input, so give it 120 there.
 # Crashes land in fuzz/artifacts/TARGET/; logs in fuzz/logs/TARGET.log; the last status
 # line of each run (executions, coverage, features, corpus) is printed at the end.
 set -uo pipefail
@@ -59,7 +62,7 @@ printf '\000e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6 0-0-0 e1g1 e7e8q' | seed moves start
 run() {
   local t=$1
   nice -n 10 cargo +nightly fuzz run -O "$t" "fuzz/corpus/$t" -- \
-    -max_total_time="$seconds" -rss_limit_mb=2048 -max_len="${MAX_LEN:-1048576}" -timeout=20 \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -max_len="${MAX_LEN:-1048576}" -timeout="${FUZZ_TIMEOUT:-20}" \
     -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" > "fuzz/logs/$t.log" 2>&1
   echo "$t: exit $?"
 }
