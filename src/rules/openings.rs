@@ -52,6 +52,8 @@ pub struct Opening {
     pub plies: u32,
     /// `ECO Name`, the key of the summary section `opening` (made once, not per game).
     pub summary_key: String,
+    /// Its place in `Book::lines`.
+    pub index: usize,
 }
 
 /// The opening a game reached, and the ply of the position that names it.
@@ -131,6 +133,7 @@ impl Book {
                     pgn,
                     plies,
                     summary_key: format!("{eco} {name}"),
+                    index,
                 });
                 book.deepest = book.deepest.max(plies);
                 let key = position_key(&pos);

@@ -55,7 +55,7 @@ impl<R: Read> Read for LineLimit<R> {
 }
 
 /// Counts by section and key. Rows are kept sorted, so writing is deterministic.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Summary {
     /// section -> key -> count, for the keys not in `FIXED`. The keys are hashed: a
     /// section such as `opening` has thousands, and every game looks one up (the views
@@ -64,7 +64,19 @@ pub struct Summary {
     /// The counts of the `FIXED` keys; `None` until a key is first added (a key added
     /// with 0 is listed, one never added is not).
     fixed: [Option<u64>; FIXED_KEYS],
+    /// The `opening` counts of the games added, by the opening's place in the data set
+    /// (a game adds to a slot, not to a key of thousands; `sections` names them).
+    openings: Vec<u64>,
 }
+
+/// Equal when every (section, key, count) is, however the counts are kept.
+impl PartialEq for Summary {
+    fn eq(&self, other: &Summary) -> bool {
+        self.rows() == other.rows()
+    }
+}
+
+impl Eq for Summary {}
 
 const HEADER: [&str; 3] = ["section", "key", "count"];
 
@@ -165,6 +177,19 @@ impl Summary {
                 view.entry(section).or_default().insert(key, n);
             }
         }
+        let lines = match self.openings.is_empty() {
+            true => &[][..],
+            false => &crate::rules::openings::book().lines[..],
+        };
+        for (line, &n) in lines.iter().zip(&self.openings) {
+            if n > 0 {
+                *view
+                    .entry("opening")
+                    .or_default()
+                    .entry(line.summary_key.as_str())
+                    .or_default() += n;
+            }
+        }
         view
     }
 
@@ -181,11 +206,24 @@ impl Summary {
         if let Some(index) = fixed_index(section, key) {
             return self.fixed.get(index).copied().flatten().unwrap_or(0);
         }
-        self.counts
-            .get(section)
-            .and_then(|keys| keys.get(key))
-            .copied()
-            .unwrap_or(0)
+        let by_slot = if section == "opening" && !self.openings.is_empty() {
+            let lines = &crate::rules::openings::book().lines;
+            lines
+                .iter()
+                .zip(&self.openings)
+                .filter(|(line, _)| line.summary_key == key)
+                .map(|(_, &n)| n)
+                .sum()
+        } else {
+            0
+        };
+        by_slot
+            + self
+                .counts
+                .get(section)
+                .and_then(|keys| keys.get(key))
+                .copied()
+                .unwrap_or(0)
     }
 
     /// Counts one game.
@@ -201,7 +239,13 @@ impl Summary {
             self.add_to_map("finding", finding.code.as_str(), 1);
         }
         if let Some(found) = report.opening {
-            self.add_to_map("opening", &found.opening.summary_key, 1);
+            let index = found.opening.index;
+            if self.openings.len() <= index {
+                self.openings.resize(index + 1, 0);
+            }
+            if let Some(slot) = self.openings.get_mut(index) {
+                *slot += 1;
+            }
         }
         for (index, (_, held)) in (FIRST_DRAW_RULE..).zip(DRAW_RULES) {
             if held(report) {

@@ -533,6 +533,8 @@ fn merged_shards_and_files_equal_one_run() {
     let inputs: Vec<&Path> = folders.iter().map(PathBuf::as_path).collect();
     let whole = summary_of(&inputs, &[], dir.path(), "whole.csv");
     assert!(whole.contains("games,games,"), "{whole}");
+    // The openings are counted by slot, not by key: they merge as every other count.
+    assert!(whole.contains("\nopening,C"), "{whole}");
 
     let shards: Vec<String> = (0..3)
         .map(|k| {
