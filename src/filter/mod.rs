@@ -157,6 +157,12 @@ impl GameFilter {
             || self.dedupe.is_some()
     }
 
+    /// Whether a `--where` reads a `stats` column (an opening, clock or evaluation column
+    /// among them): only then does a command that shows no figure need them worked out.
+    pub fn reads_columns(&self) -> bool {
+        !self.after_replay.is_empty()
+    }
+
     /// Replays a game (with `visitor` seeing its positions too) unless a tag-only
     /// `--where` rejects it first; the report comes back when the game is selected.
     pub fn replay<V: PlyVisitor>(

@@ -127,6 +127,38 @@ fn where_reads_stats_columns() {
     assert_eq!(out, "1. e4 e5 *\n\n");
 }
 
+/// select works out the openings, clocks and evaluations only for a --where or a
+/// --split-by that reads a column; then it reads them as `stats` writes them.
+#[test]
+fn select_reads_opening_clock_and_evaluation_columns() {
+    let annotated = testdata("stats/annotated.pgn").display().to_string();
+    // Two lichess games: D93 (White's ACPL 16) and C45 (White's ACPL 41), both with clocks.
+    for (expr, count) in [
+        ("clocks > 0 && opening_eco != \"\"", "2"),
+        ("white_acpl > 30", "1"),
+        ("opening_eco == \"D93\"", "1"),
+    ] {
+        let out = select(&[&annotated, "--where", expr, "--count"], "");
+        assert_eq!(out.trim(), count, "{expr}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let by_eco = dir.path().join("eco");
+    let (code, _, stderr) = run(
+        &[
+            "select",
+            "-q",
+            &annotated,
+            "--split-by",
+            "opening_eco",
+            "--out-dir",
+            by_eco.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(files_in(&by_eco), ["C45.pgn", "D93.pgn"]);
+}
+
 #[test]
 fn where_syntax_error_is_a_usage_error_with_a_caret_before_any_output() {
     let (dir, out) = temp_file("kept.txt", b"");

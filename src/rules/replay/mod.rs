@@ -56,6 +56,11 @@ pub struct ReplayOptions {
     /// Commands that never show them (`validate` below `--level info`, `fen`, `convert`
     /// without `--add-opening`) turn it off unless a game filter may read them.
     pub figures: bool,
+    /// Whether to follow the draw rules move by move (repetitions, the 50/75-move
+    /// counts, perpetual check, the en passant windows missed). `select` without a column
+    /// to read turns it off: its verdicts and `--dedupe` keys need the moves, not the
+    /// draw figures (the report's draw figures and terminations are then not worked out).
+    pub draws: bool,
 }
 
 impl Default for ReplayOptions {
@@ -66,6 +71,7 @@ impl Default for ReplayOptions {
             piece_letters: None,
             tag_infos: true,
             figures: true,
+            draws: true,
         }
     }
 }
@@ -515,7 +521,9 @@ impl Replay<'_> {
             self.check_suffix_finding(&before, token, written_suffix, actual_suffix);
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
-        self.report.draws.after_move(ply, m, &self.pos, gave_check);
+        if self.options.draws {
+            self.report.draws.after_move(ply, m, &self.pos, gave_check);
+        }
         if self.openings.is_some()
             && let Some(slot) = self.opening_keys.get_mut(ply as usize - 1)
         {
