@@ -354,6 +354,7 @@ mod tests {
     use crate::filter::expr::Expr;
     use crate::filter::material::Identity;
     use crate::input::{Limits, Splitter};
+    use crate::pgn::RawGame;
     use crate::rules::{PlyVisitor, ReplayOptions};
     use shakmaty::Chess;
 
@@ -365,34 +366,35 @@ mod tests {
         }
     }
 
-    /// (selected, positions replayed, report given) for a report-wanting command.
-    fn judge(where_: &str, invert: bool) -> (bool, u32, bool) {
-        let pgn: &[u8] = b"[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 *\n";
+    /// The one game of `pgn`, and the filter of `args` (inverted with `invert`).
+    fn game_and_filter(pgn: &[u8], args: FilterArgs, invert: bool) -> (RawGame, GameFilter) {
         let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
         let raw = splitter.next_game().unwrap().unwrap();
-        let args = FilterArgs {
-            wheres: vec![Expr::compile(where_).unwrap()],
-            ..FilterArgs::default()
-        };
         let mut filter = GameFilter::new(&args).unwrap();
         filter.invert = invert;
+        (raw, filter)
+    }
+
+    const ELO_2000: &[u8] = b"[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 *\n";
+
+    fn where_args(where_: &str) -> FilterArgs {
+        FilterArgs {
+            wheres: vec![Expr::compile(where_).unwrap()],
+            ..FilterArgs::default()
+        }
+    }
+
+    /// (selected, positions replayed, report given) for a report-wanting command.
+    fn judge(where_: &str, invert: bool) -> (bool, u32, bool) {
+        let (raw, filter) = game_and_filter(ELO_2000, where_args(where_), invert);
         let mut seen = Positions(0);
         let judged = filter.replay(&raw, &ReplayOptions::default(), &mut seen);
         (judged.verdict.selected, seen.0, judged.value.is_some())
     }
 
-    /// A tag-only --where decides before the replay: a game it rejects is never replayed.
     /// (selected, positions replayed) for `select`, which wants no report.
     fn select(where_: &str, invert: bool) -> (bool, u32) {
-        let pgn: &[u8] = b"[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 *\n";
-        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
-        let raw = splitter.next_game().unwrap().unwrap();
-        let args = FilterArgs {
-            wheres: vec![Expr::compile(where_).unwrap()],
-            ..FilterArgs::default()
-        };
-        let mut filter = GameFilter::new(&args).unwrap();
-        filter.invert = invert;
+        let (raw, filter) = game_and_filter(ELO_2000, where_args(where_), invert);
         let mut seen = Positions(0);
         let (verdict, report) = filter.judge(&raw, &ReplayOptions::default(), &mut seen, false);
         assert_eq!(report.is_some(), seen.0 > 0);
@@ -413,13 +415,11 @@ mod tests {
 
     /// (selected, positions replayed) of `pgn` under `--reaches fen`, without a report.
     fn reaches(pgn: &[u8], fen: &str, need_report: bool) -> (bool, u32) {
-        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
-        let raw = splitter.next_game().unwrap().unwrap();
         let args = FilterArgs {
             reaches: vec![Identity::parse(fen).unwrap()],
             ..FilterArgs::default()
         };
-        let filter = GameFilter::new(&args).unwrap();
+        let (raw, filter) = game_and_filter(pgn, args, false);
         let mut seen = Positions(0);
         let (verdict, _) = filter.judge(&raw, &ReplayOptions::default(), &mut seen, need_report);
         (verdict.selected, seen.0)
@@ -447,6 +447,7 @@ mod tests {
         assert_eq!(reaches(transposed, AFTER_NF3, false), (true, 8));
     }
 
+    /// A tag-only --where decides before the replay: a game it rejects is never replayed.
     #[test]
     fn a_tag_only_filter_does_not_replay_the_games_it_rejects() {
         assert_eq!(judge("WhiteElo >= 2500", false), (false, 0, false));

@@ -177,20 +177,25 @@ impl Summary {
                 view.entry(section).or_default().insert(key, n);
             }
         }
-        let lines = match self.openings.is_empty() {
-            true => &[][..],
-            false => &crate::rules::openings::book().lines[..],
-        };
-        for (line, &n) in lines.iter().zip(&self.openings) {
-            if n > 0 {
-                *view
-                    .entry("opening")
-                    .or_default()
-                    .entry(line.summary_key.as_str())
-                    .or_default() += n;
-            }
+        for (key, n) in self.opening_slots() {
+            *view.entry("opening").or_default().entry(key).or_default() += n;
         }
         view
+    }
+
+    /// The `opening` counts kept by slot, with their keys (the data set is only read when
+    /// a game had an opening).
+    fn opening_slots(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        let lines: &[_] = if self.openings.is_empty() {
+            &[]
+        } else {
+            &crate::rules::openings::book().lines
+        };
+        lines
+            .iter()
+            .zip(&self.openings)
+            .filter(|&(_, &n)| n > 0)
+            .map(|(line, &n)| (line.summary_key.as_str(), n))
     }
 
     /// Every (section, key, count), sorted.
@@ -206,13 +211,10 @@ impl Summary {
         if let Some(index) = fixed_index(section, key) {
             return self.fixed.get(index).copied().flatten().unwrap_or(0);
         }
-        let by_slot = if section == "opening" && !self.openings.is_empty() {
-            let lines = &crate::rules::openings::book().lines;
-            lines
-                .iter()
-                .zip(&self.openings)
-                .filter(|(line, _)| line.summary_key == key)
-                .map(|(_, &n)| n)
+        let by_slot: u64 = if section == "opening" {
+            self.opening_slots()
+                .filter(|&(slot_key, _)| slot_key == key)
+                .map(|(_, n)| n)
                 .sum()
         } else {
             0

@@ -34,6 +34,15 @@ fn select(args: &[&str], stdin: &str) -> String {
     stdout
 }
 
+/// `select -q ARGS --out-dir OUT` on `stdin`: (exit code, stderr).
+fn split_into(out: &Path, args: &[&str], stdin: &str) -> (i32, String) {
+    let mut all = vec!["select", "-q"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--out-dir", out.to_str().unwrap()]);
+    let (code, _, stderr) = run(&all, stdin);
+    (code, stderr)
+}
+
 /// The `Event` tags of the games in PGN text, in order.
 fn events(pgn: &str) -> Vec<String> {
     pgn.lines()
@@ -143,18 +152,7 @@ fn select_reads_opening_clock_and_evaluation_columns() {
     }
     let dir = tempfile::tempdir().unwrap();
     let by_eco = dir.path().join("eco");
-    let (code, _, stderr) = run(
-        &[
-            "select",
-            "-q",
-            &annotated,
-            "--split-by",
-            "opening_eco",
-            "--out-dir",
-            by_eco.to_str().unwrap(),
-        ],
-        "",
-    );
+    let (code, stderr) = split_into(&by_eco, &[&annotated, "--split-by", "opening_eco"], "");
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(files_in(&by_eco), ["C45.pgn", "D93.pgn"]);
 }
@@ -529,17 +527,7 @@ fn split_by_writes_one_file_per_value() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("by");
     let pgn = "[Event \"Wch 2024/25\"]\n\n1. e4 *\n\n[Event \"\"]\n\n1. d4 *\n\n[Event \"Wch 2024:25\"]\n\n1. c4 *\n\n1. f4 *\n";
-    let (code, _, stderr) = run(
-        &[
-            "select",
-            "-q",
-            "--split-by",
-            "Event",
-            "--out-dir",
-            out.to_str().unwrap(),
-        ],
-        pgn,
-    );
+    let (code, stderr) = split_into(&out, &["--split-by", "Event"], pgn);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(files_in(&out), ["Wch_2024_25.pgn", "_empty.pgn"]);
     assert_eq!(
@@ -551,15 +539,9 @@ fn split_by_writes_one_file_per_value() {
         "[Event \"\"]\n\n1. d4 *\n\n1. f4 *\n\n"
     );
     let by_result = dir.path().join("res");
-    let (code, _, _) = run(
-        &[
-            "select",
-            "-q",
-            "--split-by",
-            "termination",
-            "--out-dir",
-            by_result.to_str().unwrap(),
-        ],
+    let (code, _) = split_into(
+        &by_result,
+        &["--split-by", "termination"],
         "1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 *\n",
     );
     assert_eq!(code, 0);
@@ -570,17 +552,7 @@ fn split_by_writes_one_file_per_value() {
 fn split_every_numbers_the_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("parts");
-    let (code, _, _) = run(
-        &[
-            "select",
-            "-q",
-            "--split-every",
-            "2",
-            "--out-dir",
-            out.to_str().unwrap(),
-        ],
-        ELO,
-    );
+    let (code, _) = split_into(&out, &["--split-every", "2"], ELO);
     assert_eq!(code, 0);
     assert_eq!(files_in(&out), ["00001.pgn", "00002.pgn"]);
     assert_eq!(
@@ -599,33 +571,13 @@ fn split_never_overwrites_and_writes_nothing_on_a_clash() {
     let out: PathBuf = dir.path().join("by");
     fs::create_dir(&out).unwrap();
     fs::write(out.join("Mixed.pgn"), "mine\n").unwrap();
-    let (code, _, stderr) = run(
-        &[
-            "select",
-            "-q",
-            "--split-by",
-            "Event",
-            "--out-dir",
-            out.to_str().unwrap(),
-        ],
-        ELO,
-    );
+    let (code, stderr) = split_into(&out, &["--split-by", "Event"], ELO);
     assert_eq!(code, 2);
     assert!(stderr.contains("Mixed.pgn exists"), "{stderr}");
     assert_eq!(files_in(&out), ["Mixed.pgn"]);
     assert_eq!(fs::read_to_string(out.join("Mixed.pgn")).unwrap(), "mine\n");
     fs::write(out.join("00001.pgn"), "mine\n").unwrap();
-    let (code, _, _) = run(
-        &[
-            "select",
-            "-q",
-            "--split-every",
-            "1",
-            "--out-dir",
-            out.to_str().unwrap(),
-        ],
-        ELO,
-    );
+    let (code, _) = split_into(&out, &["--split-every", "1"], ELO);
     assert_eq!(code, 2);
     assert_eq!(files_in(&out), ["00001.pgn", "Mixed.pgn"]);
 }
