@@ -1,29 +1,13 @@
 //! `stats` clock and evaluation columns (SPEC.md "Tag columns and annotations") on
 //! hand-worked games, and `comment.bad-annotation`.
 
-use std::collections::HashMap;
-
 use crate::util::*;
-
-type Row = HashMap<String, String>;
 
 /// The `stats` rows of PGN text, keyed by column name.
 fn stats_rows(pgn: &str) -> Vec<Row> {
     let (code, stdout, stderr) = run(&["stats", "--quiet"], pgn);
     assert_eq!(code, 0, "stderr: {stderr}");
-    let mut reader = csv::Reader::from_reader(stdout.as_bytes());
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|record| {
-            let record = record.unwrap();
-            header
-                .iter()
-                .zip(record.iter())
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
+    rows_of(&stdout)
 }
 
 /// Asserts cells of one row.

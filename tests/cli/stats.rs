@@ -1,29 +1,9 @@
 //! `pgnkit stats`: the per-game CSV, the draw-rule columns and the mergeable summary.
 //! Fixtures are RULES.md section 5.4/5.5 cases (testdata/README.md).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::util::*;
-
-type Row = HashMap<String, String>;
-
-/// The rows of a CSV text, keyed by column name.
-fn rows_of(csv_text: &str) -> Vec<Row> {
-    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|record| {
-            let record = record.unwrap();
-            header
-                .iter()
-                .zip(record.iter())
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
 
 /// `pgnkit stats` of a fixture in testdata/stats/.
 fn stats_of(fixture: &str) -> Vec<Row> {

@@ -80,3 +80,23 @@ pub fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
     std::fs::write(&path, contents).unwrap();
     (dir, path)
 }
+
+/// A CSV row keyed by column name.
+pub type Row = std::collections::HashMap<String, String>;
+
+/// The rows of a CSV text, keyed by column name.
+pub fn rows_of(csv_text: &str) -> Vec<Row> {
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|record| {
+            let record = record.unwrap();
+            header
+                .iter()
+                .zip(record.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
