@@ -1,10 +1,11 @@
 //! A shortcut for the commonest moves of a game: a piece move, a king step or a pawn
-//! move (not a promotion, not en passant) when the side to move is not in check.
+//! move (not a promotion, not en passant), in check or not.
 //! shakmaty's `San::to_move` generates the candidate moves into a 256-entry list and
 //! filters it, which was a fifth of a replay's time; here the candidates come straight
 //! from shakmaty's attack tables, and each is kept only if it leaves the king unattacked
-//! (shakmaty's `Board::attacks_to`). Anything else (castling, promotions, en passant, a
-//! position in check, no or several candidates, a SAN that does not fit the board)
+//! (shakmaty's `Board::attacks_to`); in check, it must also take or block the one
+//! checker. Anything else (castling, promotions, en passant, a double check, no or
+//! several candidates, a SAN that does not fit the board)
 //! returns `None` and goes through `San::to_move`, which also explains the failures, so
 //! the answer is always shakmaty's. The differential tests below hold the two together.
 
@@ -101,8 +102,13 @@ pub fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<Move> {
     let king = board.king_of(turn)?;
     let them = !turn;
     let occupied = board.occupied();
-    if in_check {
-        return None; // evasions are shakmaty's business
+    if in_check && role != Role::King {
+        // In check, a piece or pawn must take the one checker or step between it and the
+        // king; against two checkers only the king moves (shakmaty explains).
+        let checker = board.attacks_to(king, them, occupied).single_square()?;
+        if to != checker && !attacks::between(king, checker).contains(to) {
+            return None;
+        }
     }
     let from_squares = match role {
         Role::King => {
@@ -191,14 +197,16 @@ pub fn king_can_step(pos: &Chess) -> bool {
         .any(|to| board.attacks_to(to, !turn, occupied).is_empty())
 }
 
-/// Whether moving the piece on `from` to `to` leaves the (unchecked) king on `king` safe:
-/// only a piece on a line with the king can uncover an attack on it.
+/// Whether moving the piece on `from` to `to` leaves the king on `king` safe, when the
+/// king is not in check or `to` takes or blocks its one checker: only a piece on a line
+/// with the king can uncover an attack on it.
 fn leaves_king_safe(pos: &Chess, king: Square, from: Square, to: Square) -> bool {
     if !attacks::ray(king, from).any() {
         return true;
     }
-    // Not in check before the move, so only a slider behind `from` can now attack: the
-    // enemy bishops, rooks and queens seen from the king (one captured on `to` excepted).
+    // The only attack left or made is then a slider's behind `from`: the enemy bishops,
+    // rooks and queens seen from the king (one captured on `to` excepted, and a checker
+    // blocked on `to` stopped by the piece that moved there).
     let board = pos.board();
     let occupied = board.occupied().without(from).with(to);
     let them = board.by_color(!pos.turn()).without(to);
@@ -286,8 +294,8 @@ mod tests {
                             };
                             let expected = san.to_move(pos).ok();
                             let fast = resolve(pos, pos.is_check(), &san);
-                            // Left to shakmaty: positions in check, en passant, castling.
-                            let declined = pos.is_check()
+                            // Left to shakmaty: double checks, en passant, castling.
+                            let declined = pos.checkers().more_than_one()
                                 || expected.is_some_and(|m| m.is_en_passant() || m.is_castle());
                             if fast.is_some() || !declined {
                                 assert_eq!(fast, expected, "{san} in {}", fen(pos));
@@ -329,8 +337,18 @@ mod tests {
             "k3r3/8/8/8/8/2N5/4N3/4K3 w - - 0 1",
             // Promoted pieces: three queens.
             "6k1/8/8/8/Q3Q3/8/8/Q3K3 w - - 0 1",
-            // In check (the shortcut must step aside).
+            // In check: the king steps or takes; a piece takes the checker or blocks it,
+            // unless pinned; a pawn blocks with a push or a double step, or takes (en
+            // passant: shakmaty's); against two checkers only the king moves.
             "4k3/8/8/8/8/8/3q4/R3K1N1 w - - 0 1",
+            "4r1k1/8/8/b7/8/2N5/3B4/4K2R w K - 0 1",
+            "4r1k1/8/8/b7/8/8/3N4/4K3 w - - 0 1",
+            "4k3/8/8/8/8/3n4/8/1B2K3 w - - 0 1",
+            "4k3/8/8/b7/8/8/2P5/4K3 w - - 0 1",
+            "4k3/8/8/8/r6K/8/2PP4/8 w - - 0 1",
+            "4k3/8/8/3pP3/4K3/8/8/8 w - d6 0 2",
+            "4k3/8/8/8/8/5n2/8/R3K2r w - - 0 1",
+            "r3k3/8/8/8/8/8/1B6/4K3 b - - 0 1",
             // Black to move, with a pinned piece.
             "4k3/4n3/8/8/8/8/8/4R1K1 b - - 0 1",
             // Pawns: pinned on a file (may push), pinned on a diagonal (may not), a blocked
