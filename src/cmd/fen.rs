@@ -11,8 +11,8 @@ use crate::output::Output;
 use crate::output::findings::CodeArgs;
 use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
 use crate::pgn::RawGame;
-use crate::rules::PlyVisitor;
 use crate::rules::fen::style::FenStyle;
+use crate::rules::{PlyVisitor, Step};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
 ///
@@ -151,7 +151,8 @@ impl FenCollector {
 }
 
 impl PlyVisitor for FenCollector {
-    fn position(&mut self, ply: u32, san: &[u8], pos: &Chess) {
+    fn position(&mut self, ply: u32, step: Option<Step<'_>>, pos: &Chess) {
+        let san = step.map_or(&b""[..], |step| step.san);
         match self.want {
             Want::Final => {
                 // Only the last SAN is kept; the final position comes from the report.

@@ -162,12 +162,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let split_by = args.split_by.clone();
     let needs_report = matches!(split_by, Some(Field::Column(_)));
-    // The figures, the draw rules and the info-level tag findings only where a column is
-    // read (as `stats` writes it): select shows none of them.
+    // The figures, the draw rules and the game's findings only where a column is read (as
+    // `stats` writes it): select shows none of them.
     let columns = needs_report || run.filter.reads_columns();
     run.options.figures = columns;
     run.options.tag_infos = columns;
     run.options.draws = columns;
+    run.options.game_checks = columns;
 
     let kept = run.run_with_duplicates(
         args.duplicates_csv.is_some(),

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher as _};
 use std::sync::Arc;
 
-use shakmaty::{Chess, Color, EnPassantMode, Position, Role};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 use siphasher::sip128::{Hasher128, SipHasher13};
 
 use crate::pgn::{RawGame, TokenKind};
@@ -30,8 +30,8 @@ pub enum DedupeBy {
 /// The key of one game, fed by the replay's positions.
 pub struct KeyBuilder {
     hasher: SipHasher13,
-    /// The moves' SAN, hashed in one write at the end: a write per move cost more than
-    /// the bytes themselves (the same bytes in the same order give the same key).
+    /// The moves, two bytes each, hashed in one write at the end: a write per move cost
+    /// more than the bytes themselves (the same bytes in the same order give the same key).
     moves: Vec<u8>,
 }
 
@@ -61,10 +61,15 @@ impl KeyBuilder {
         self.hasher.write_u8(ep);
     }
 
-    /// One main-line move, as its standard SAN (the same move always gets the same SAN).
-    pub fn ply(&mut self, san: &[u8]) {
-        self.moves.extend_from_slice(san);
-        self.moves.push(0);
+    /// One main-line move: its origin, target and promotion in two bytes (from the same
+    /// position, the same move however its SAN was spelt). Castling is the king's move
+    /// onto its rook, as shakmaty writes it in both standard chess and Chess960.
+    pub fn ply(&mut self, m: Move) {
+        let from = m.from().map_or(0, u16::from);
+        let to = u16::from(m.to());
+        let promotion = m.promotion().map_or(0, |role| role as u16);
+        let code = from | to << 6 | promotion << 12;
+        self.moves.extend_from_slice(&code.to_le_bytes());
     }
 
     /// The key: for a game whose replay stopped, also its status and the exact text of the

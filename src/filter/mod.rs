@@ -18,7 +18,7 @@ use shakmaty::Chess;
 
 use crate::pgn::RawGame;
 use crate::rules::tags::Tags;
-use crate::rules::{GameReport, PlyVisitor, ReplayOptions, replay};
+use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Step, replay};
 use crate::stats::StatsRow;
 use columns::ColumnPicker;
 pub use dedupe::DedupeBy;
@@ -298,7 +298,7 @@ impl Watch<'_> {
 }
 
 impl PlyVisitor for Watch<'_> {
-    fn position(&mut self, ply: u32, san: &[u8], pos: &Chess) {
+    fn position(&mut self, _ply: u32, step: Option<Step<'_>>, pos: &Chess) {
         for (i, target) in self.filter.reaches.iter().enumerate() {
             if target.matches(pos) {
                 self.reached |= 1 << i;
@@ -318,10 +318,9 @@ impl PlyVisitor for Watch<'_> {
             }
         }
         if let Some(key) = &mut self.key {
-            if ply == 0 {
-                key.start(pos);
-            } else {
-                key.ply(san);
+            match step {
+                Some(step) => key.ply(step.m),
+                None => key.start(pos),
             }
         }
     }
@@ -336,9 +335,9 @@ impl PlyVisitor for Watch<'_> {
 struct Both<'a, A, B>(&'a mut A, &'a mut B);
 
 impl<A: PlyVisitor, B: PlyVisitor> PlyVisitor for Both<'_, A, B> {
-    fn position(&mut self, ply: u32, san: &[u8], pos: &Chess) {
-        self.0.position(ply, san, pos);
-        self.1.position(ply, san, pos);
+    fn position(&mut self, ply: u32, step: Option<Step<'_>>, pos: &Chess) {
+        self.0.position(ply, step, pos);
+        self.1.position(ply, step, pos);
     }
 
     fn decided(&self) -> bool {
@@ -355,13 +354,14 @@ mod tests {
     use crate::filter::material::Identity;
     use crate::input::{Limits, Splitter};
     use crate::pgn::RawGame;
-    use crate::rules::{PlyVisitor, ReplayOptions};
+    use crate::rules::result::Termination;
+    use crate::rules::{Code, PlyVisitor, ReplayOptions, Status, Step};
     use shakmaty::Chess;
 
     struct Positions(u32);
 
     impl PlyVisitor for Positions {
-        fn position(&mut self, _ply: u32, _san: &[u8], _pos: &Chess) {
+        fn position(&mut self, _ply: u32, _step: Option<Step<'_>>, _pos: &Chess) {
             self.0 += 1;
         }
     }
@@ -463,5 +463,31 @@ mod tests {
     fn invert_selects_what_the_filters_reject() {
         assert!(judge("WhiteElo >= 2500", true).0);
         assert_eq!(judge("plies > 2", true), (false, 4, false));
+    }
+
+    /// Without `game_checks` (select reading no column) the replay still plays every
+    /// move and keeps the status, the final position and the tags a key needs, but judges
+    /// nothing once the moves are over.
+    #[test]
+    fn game_checks_off_plays_the_moves_and_judges_nothing() {
+        // Fool's mate recorded as a draw, without the roster's tags: two game findings.
+        let pgn = b"[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
+        let (raw, _) = game_and_filter(pgn, FilterArgs::default(), false);
+        let judged = crate::rules::replay(&raw, &ReplayOptions::default(), &mut ());
+        let codes: Vec<Code> = judged.findings.iter().map(|f| f.code).collect();
+        assert!(codes.contains(&Code::ResultMismatch), "{codes:?}");
+        assert!(codes.contains(&Code::TagMissingRoster), "{codes:?}");
+        assert_eq!(judged.termination, Termination::Checkmate);
+
+        let options = ReplayOptions {
+            game_checks: false,
+            ..ReplayOptions::default()
+        };
+        let played = crate::rules::replay(&raw, &options, &mut ());
+        assert!(played.findings.is_empty(), "{:?}", played.findings);
+        assert_eq!(played.termination, Termination::None);
+        assert_eq!((played.status, played.plies), (Status::Ok, 4));
+        assert_eq!(played.final_pos, judged.final_pos);
+        assert_eq!(played.tags.value("Result"), "1/2-1/2");
     }
 }

@@ -61,6 +61,11 @@ pub struct ReplayOptions {
     /// to read turns it off: its verdicts and `--dedupe` keys need the moves, not the
     /// draw figures (the report's draw figures and terminations are then not worked out).
     pub draws: bool,
+    /// Whether to judge the game once replayed: its termination and perpetual check, the
+    /// result against the final position, the tag checks, moves after an automatic draw.
+    /// `select` without a column to read turns it off: its verdicts and keys need the
+    /// status, the moves and the tags, not these findings.
+    pub game_checks: bool,
 }
 
 impl Default for ReplayOptions {
@@ -72,6 +77,7 @@ impl Default for ReplayOptions {
             tag_infos: true,
             figures: true,
             draws: true,
+            game_checks: true,
         }
     }
 }
@@ -108,10 +114,18 @@ impl Status {
     }
 }
 
-/// Sees every position of the main line as it is reached (ply 0 is the start position),
-/// with the standard SAN (check sign included) of the move that reached it.
+/// The move that reached a position of the main line.
+#[derive(Debug, Clone, Copy)]
+pub struct Step<'a> {
+    pub m: Move,
+    /// Its standard SAN, check sign included.
+    pub san: &'a [u8],
+}
+
+/// Sees every position of the main line as it is reached, with the move that reached it
+/// (`None` at ply 0, the start position).
 pub trait PlyVisitor {
-    fn position(&mut self, ply: u32, san: &[u8], pos: &Chess);
+    fn position(&mut self, ply: u32, step: Option<Step<'_>>, pos: &Chess);
 
     /// True once the visitor has seen all it needs and nobody needs the rest of the game
     /// (a `select --reaches` that found its position): the replay stops there, and its
@@ -123,7 +137,7 @@ pub trait PlyVisitor {
 
 /// A visitor that wants nothing.
 impl PlyVisitor for () {
-    fn position(&mut self, _ply: u32, _san: &[u8], _pos: &Chess) {}
+    fn position(&mut self, _ply: u32, _step: Option<Step<'_>>, _pos: &Chess) {}
 }
 
 /// Everything the replay learnt about one game.
@@ -295,7 +309,7 @@ impl Replay<'_> {
         if self.options.figures && openings::classifies(tags, self.report.draws.key(), mode) {
             self.openings = Some(openings::book());
         }
-        visitor.position(0, b"", &self.pos);
+        visitor.position(0, None, &self.pos);
 
         // Variations start from positions of the main line: replayed again only when asked.
         let start = self.options.variations.then(|| self.pos.clone());
@@ -547,7 +561,7 @@ impl Replay<'_> {
         }
         let text = self.raw.token_text(token);
         if standard.is_none() && written_suffix == actual_suffix {
-            visitor.position(ply, text, &self.pos);
+            visitor.position(ply, Some(Step { m, san: text }), &self.pos);
         } else {
             // The visitor sees the standard SAN, with the check sign the move calls for.
             let mut san = match standard {
@@ -563,7 +577,8 @@ impl Replay<'_> {
                 Some(Suffix::Checkmate) => san.push('#'),
                 None => {}
             }
-            visitor.position(ply, san.as_bytes(), &self.pos);
+            let san = san.as_bytes();
+            visitor.position(ply, Some(Step { m, san }), &self.pos);
         }
     }
 
@@ -671,9 +686,13 @@ impl Replay<'_> {
         });
     }
 
-    /// The final position: termination, result cross-check, perpetual check.
+    /// The final position, and unless turned off (`game_checks`) the game's judgement:
+    /// termination, result cross-check, perpetual check, the tag checks.
     fn finish(&mut self, tag_result: Option<&str>) {
         self.report.final_pos = Some(self.pos.clone());
+        if !self.options.game_checks {
+            return;
+        }
         // The splitter's findings (the first ones) are about the whole game: they carry the
         // last ply replayed and the final position, as every game-level finding does.
         if !self.raw.problems.is_empty() {
