@@ -134,6 +134,11 @@ impl CodeFilter {
         })
     }
 
+    /// Whether every code is reported (neither flag given).
+    pub fn allows_all(&self) -> bool {
+        self.select.is_empty() && self.ignore.is_empty()
+    }
+
     /// Whether findings of this code are reported.
     pub fn allows(&self, code: Code) -> bool {
         let name = code.as_str();

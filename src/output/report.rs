@@ -72,7 +72,13 @@ impl ReportBuilder {
         self.summary.add_game(report);
         self.openings.add(report);
         self.time_and_accuracy.add(report);
-        if report.first_error().is_some() {
+        // Errors of the codes `--select`/`--ignore` leave out count as none, as in
+        // `validate`'s exit status.
+        if report
+            .findings
+            .iter()
+            .any(|f| f.severity() == Severity::Error && self.filter.allows(f.code))
+        {
             self.games_with_errors += 1;
         }
         let least = self.least.unwrap_or(Severity::Info);
@@ -194,10 +200,11 @@ impl ReportBuilder {
         self.summary.get("games", "games")
     }
 
-    /// Each code found, with its count, in `Code` order.
+    /// Each code found that `--select`/`--ignore` let in, with its count, in `Code` order.
     fn findings(&self) -> Vec<(Code, u64)> {
         Code::ALL
             .iter()
+            .filter(|&&code| self.filter.allows(code))
             .map(|&code| (code, self.summary.get("finding", code.as_str())))
             .filter(|&(_, n)| n > 0)
             .collect()
@@ -304,9 +311,11 @@ impl ReportBuilder {
             );
             return;
         }
-        html.push_str(
-            "<p class=\"hint\">every finding of every severity; errors stop a game's replay</p>",
-        );
+        html.push_str(if self.filter.allows_all() {
+            "<p class=\"hint\">every finding of every severity; errors stop a game's replay</p>"
+        } else {
+            "<p class=\"hint\">every finding of the codes <code>--select</code>/<code>--ignore</code> let in, of every severity; errors stop a game's replay</p>"
+        });
         let max = rows.iter().map(|r| r.1).max().unwrap_or(0);
         html.push_str(&bar_chart("Findings by code", &rows, max));
         html.push_str("<table class=\"codes\"><thead><tr><th>code</th><th>severity</th><th class=\"num\">findings</th><th>meaning</th></tr></thead><tbody>");

@@ -107,6 +107,35 @@ fn report_summary_counts_the_games() {
     }
 }
 
+/// `--ignore` and `--select` choose the codes the whole page counts, as they choose what
+/// `validate` reports: the cards and "Findings by code" leave the other codes out.
+#[test]
+fn report_counts_only_the_codes_selected() {
+    let text = text_of(&report_of(&["--ignore", "castling."]));
+    for figure in [
+        " 4 games ",
+        " 1 games with an error ",
+        " 1 errors ",
+        " move.illegal error 1 ",
+        " result.mismatch warning 1 ",
+    ] {
+        assert!(text.contains(figure), "no `{figure}` in:{text}");
+    }
+    assert!(!text.contains("castling.through-check"), "{text}");
+    assert!(
+        text.contains(" every finding of the codes --select / --ignore let in"),
+        "{text}"
+    );
+    // The replay's own figures do not change: the game still stopped at its error.
+    assert!(text.contains(" illegal 2 50.0% "), "{text}");
+
+    let text = text_of(&report_of(&["--select", "result."]));
+    for figure in [" 0 games with an error ", " 0 errors ", " 1 warnings "] {
+        assert!(text.contains(figure), "no `{figure}` in:{text}");
+    }
+    assert!(!text.contains("move.illegal"), "{text}");
+}
+
 #[test]
 fn report_draws_a_board_with_an_arrow_for_each_error() {
     let html = report_of(&[]);
