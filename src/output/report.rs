@@ -484,5 +484,8 @@ td code { white-space: nowrap; }
   .list td:nth-child(2) { white-space: nowrap; }
   .list td:nth-child(2)::before { content: 'game '; color: var(--dim); }
   .list td:nth-child(5) { display: block; }
+  /* The score bar repeats the three shares beside it: on a phone the shares alone fit. */
+  .openings th:nth-child(4), .openings td:nth-child(4) { display: none; }
+  .openings td { white-space: normal; }
 }
 ";
