@@ -14,9 +14,6 @@ use crate::pgn::{InputProblemKind, RawGame};
 /// Bytes read for a chunk before a cut is looked for: small enough that a chunk's games
 /// and tokens stay in the core's cache while they are replayed.
 pub const CHUNK_BYTES: usize = 64 * 1024;
-/// The same from a decompressor, where fewer, larger reads keep the workers from waiting
-/// for their turn to read.
-pub const COMPRESSED_CHUNK_BYTES: usize = 256 * 1024;
 /// A chunk that finds no safe cut (one game larger than this, or no tag pairs at all) is
 /// given up on: the rest of the file is split by one splitter (`Piece::Rest`).
 pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;

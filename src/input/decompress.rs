@@ -33,11 +33,7 @@ pub fn open_decoded(source: &Source, counter: Arc<AtomicU64>) -> io::Result<Deco
 }
 
 /// A source's decompressed bytes.
-pub struct Decoded {
-    pub reader: Box<dyn BufRead + Send>,
-    /// Whether a decompressor makes them (reading costs more than a copy).
-    pub compressed: bool,
-}
+pub type Decoded = Box<dyn BufRead + Send>;
 
 /// Counts the bytes that pass through.
 struct Counting {
@@ -63,9 +59,6 @@ pub fn decode(raw: Box<dyn Read + Send>, name: &str) -> io::Result<Decoded> {
     if let Some(hint) = unsupported_archive(&head, name) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, hint));
     }
-    let compressed = head.starts_with(&[0x1f, 0x8b])
-        || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
-        || head.starts_with(b"BZh");
     let reader: Box<dyn BufRead + Send> = if head.starts_with(&[0x1f, 0x8b]) {
         Box::new(BufReader::with_capacity(
             BUFFER_SIZE,
@@ -86,7 +79,7 @@ pub fn decode(raw: Box<dyn Read + Send>, name: &str) -> io::Result<Decoded> {
     };
     // Old Mac files (lone CR line ends) are read with LF line ends.
     let reader = Box::new(super::line_ends::LineEnds::new(reader));
-    Ok(Decoded { reader, compressed })
+    Ok(reader)
 }
 
 /// What to do with an archive or compression format that is not read here (its bytes
@@ -177,9 +170,8 @@ mod tests {
             .bytes()
             .flat_map(|b| [b, 0])
             .collect();
-        let mut reader = decode(Box::new(Trickle(std::io::Cursor::new(utf16.clone()))), "-")
-            .unwrap()
-            .reader;
+        let mut reader =
+            decode(Box::new(Trickle(std::io::Cursor::new(utf16.clone()))), "-").unwrap();
         let head = reader.fill_buf().unwrap();
         assert!(head.len() >= super::super::encoding::WIDE_WINDOW);
         assert!(super::super::encoding::looks_wide(head));

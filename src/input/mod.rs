@@ -10,9 +10,7 @@ mod line_ends;
 mod sources;
 mod split;
 
-pub use chunk::{
-    CHUNK_BYTES, COMPRESSED_CHUNK_BYTES, Chunk, Chunker, MAX_CHUNK_BYTES, Piece, Rest,
-};
+pub use chunk::{CHUNK_BYTES, Chunk, Chunker, MAX_CHUNK_BYTES, Piece, Rest};
 pub use decompress::{Decoded, open_decoded};
 pub use sources::{Listing, Source, expand_inputs};
 pub use split::{Limits, Splitter, keep_spares};

@@ -8,12 +8,12 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use super::batch::InputError;
 use super::reading::Input;
 use super::{Message, Pipeline, ReadCounts};
-use crate::input::{COMPRESSED_CHUNK_BYTES, Chunk, Limits, Source, keep_spares};
+use crate::input::{CHUNK_BYTES, Chunk, Limits, Source, keep_spares};
 use crate::pgn::RawGame;
 
 /// The largest chunk buffer a worker keeps for the next chunk: ordinary chunks are a few
 /// times `CHUNK_BYTES`; one that grew to hold a large game is freed.
-const MAX_REUSED_BUFFER: usize = 4 * COMPRESSED_CHUNK_BYTES;
+const MAX_REUSED_BUFFER: usize = 16 * CHUNK_BYTES;
 
 impl Pipeline {
     /// Workers read chunks of whole games in turns and split and replay them on their own

@@ -29,7 +29,7 @@ pub(super) fn read_all(
         }
         sources_reached += 1;
         let reader = match open_decoded(source, counter.clone()) {
-            Ok(decoded) => decoded.reader,
+            Ok(reader) => reader,
             Err(err) => {
                 if !batch.is_empty() {
                     emit(Message::Games(batch.take()))?;
