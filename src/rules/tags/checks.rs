@@ -70,13 +70,16 @@ const PAIRWISE_TAGS: usize = 32;
 /// must not cost a million squared comparisons.
 fn second_occurrences(tags: &Tags) -> Vec<bool> {
     if tags.len() <= PAIRWISE_TAGS {
-        return tags
+        // The names taken out once: each `Tags::iter` step checks its slices' bounds.
+        let names: Vec<&str> = tags.iter().map(|(name, _)| name).collect();
+        return names
             .iter()
             .enumerate()
-            .map(|(index, (name, _))| {
-                let earlier = tags.iter().take(index);
+            .map(|(index, name)| {
+                let earlier = names.get(..index).unwrap_or_default();
                 earlier
-                    .filter(|(earlier, _)| same_name(earlier, name))
+                    .iter()
+                    .filter(|earlier| same_name(earlier, name))
                     .count()
                     == 1
             })
