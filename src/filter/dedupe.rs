@@ -161,7 +161,7 @@ impl Seen {
                     Some(index) => Err(origins.get(index as usize)),
                     None => {
                         if origins.len() == origins.capacity() {
-                            // Half as much again, not twice: an origin stays near its bytes.
+                            // Grown by half, not doubled: an origin then costs 32-48 bytes.
                             origins.reserve_exact((origins.len() / 2).max(64));
                         }
                         origins.push(Origin {
