@@ -107,7 +107,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &[("-o", args.output.output.as_deref())],
     )?;
     // The opening only for --add-opening; annotations only for a filter that reads them.
-    run.options.figures = args.add_opening || run.filter.is_active();
+    run.options.figures = args.add_opening || run.filter.reads_columns();
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(

@@ -224,8 +224,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &args.input,
         &[("-o", args.output.output.as_deref())],
     )?;
-    // Positions need no openings or annotations, unless a filter reads them.
-    run.options.figures = run.filter.is_active();
+    // Positions need no openings or annotations, unless a `--where` reads them.
+    run.options.figures = run.filter.reads_columns();
 
     let output = Output::create(args.output.output.as_deref())?;
     let lines_only = args.format == FenFormat::Text;

@@ -166,9 +166,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // `stats` writes it): select shows none of them.
     let columns = needs_report || run.filter.reads_columns();
     run.options.figures = columns;
-    run.options.tag_infos = columns;
-    run.options.draws = columns;
-    run.options.game_checks = columns;
+    run.options.judgement = columns;
 
     let kept = run.run_with_duplicates(
         args.duplicates_csv.is_some(),

@@ -128,8 +128,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     run.options.variations = args.variations;
     run.options.piece_letters = args.piece_letters.map(Into::into);
     run.options.tag_infos = args.level == Level::Info;
-    // Openings and annotations only show through info findings or a filter.
-    run.options.figures = args.level == Level::Info || run.filter.is_active();
+    // Openings and annotations only show through info findings or a `--where` column.
+    run.options.figures = args.level == Level::Info || run.filter.reads_columns();
 
     let output = Output::create(args.output.output.as_deref())?;
     let detail = TextDetail {

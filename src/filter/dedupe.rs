@@ -229,15 +229,6 @@ impl<V: Copy + Default> KeyTable<V> {
         None
     }
 
-    /// How many keys are held.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The slot of `key`, and whether it holds it (else the empty slot where it goes).
     /// There is always an empty slot: the table is never more than 7/8 full.
     fn find(&self, key: u128) -> (usize, bool) {
@@ -300,10 +291,10 @@ mod tests {
             assert_eq!(table.get_or_insert(key(u64::from(i)), i), None, "{i}");
             let bytes = (table.keys.capacity() * 16 + table.values.capacity() * 4) as f64;
             if i >= 1000 {
-                most = most.max(bytes / table.len() as f64);
+                most = most.max(bytes / table.len as f64);
             }
         }
-        assert_eq!(table.len(), count as usize + 1);
+        assert_eq!(table.len, count as usize + 1);
         for i in (1..=count).step_by(7) {
             assert_eq!(table.get_or_insert(key(u64::from(i)), 0), Some(i), "{i}");
         }
@@ -314,7 +305,7 @@ mod tests {
         for i in 1..=count {
             assert_eq!(set.get_or_insert(key(u64::from(i)), ()), None);
             if i >= 1000 {
-                most = most.max((set.keys.capacity() * 16) as f64 / set.len() as f64);
+                most = most.max((set.keys.capacity() * 16) as f64 / set.len as f64);
             }
         }
         assert!(most <= 28.0, "{most} bytes a key");

@@ -44,13 +44,12 @@ impl Material {
     /// Whether no later position of the game can hold this material: a game never gains
     /// men, nor pawns (a promotion turns a pawn into a piece).
     pub fn out_of_reach(&self, board: &Board) -> bool {
-        let men = |counts: &ByRole<u8>| counts.iter().map(|&n| u32::from(n)).sum::<u32>();
-        let wanted = men(&self.0.white) + men(&self.0.black);
-        board.occupied().count() < wanted as usize
-            || Color::ALL.iter().any(|&color| {
-                (board.by_color(color) & board.pawns()).count()
-                    < usize::from(self.0.get(color).pawn)
-            })
+        let men = |counts: &ByRole<u8>| counts.iter().map(|&n| usize::from(n)).sum::<usize>();
+        fewer_men_or_pawns(
+            board,
+            men(&self.0.white) + men(&self.0.black),
+            self.0.map(|counts| usize::from(counts.pawn)),
+        )
     }
 
     /// Whether the board holds exactly this material.
@@ -100,12 +99,8 @@ impl Identity {
     /// Whether no later position of the game can be this one: it has fewer men, or one
     /// side fewer pawns, or castling rights the game has lost (none of them come back).
     pub fn out_of_reach(&self, pos: &Chess) -> bool {
-        let board = pos.board();
-        board.occupied().count() < self.board.occupied().count()
-            || Color::ALL.iter().any(|&color| {
-                (board.by_color(color) & board.pawns()).count()
-                    < (self.board.by_color(color) & self.board.pawns()).count()
-            })
+        let pawns = ByColor::new_with(|color| pawns_of(&self.board, color));
+        fewer_men_or_pawns(pos.board(), self.board.occupied().count(), pawns)
             || (self.castles & !pos.castles().castling_rights()).any()
     }
 
@@ -116,6 +111,20 @@ impl Identity {
             && pos.castles().castling_rights() == self.castles
             && pos.ep_square(EnPassantMode::Legal) == self.ep
     }
+}
+
+/// Whether `board` has fewer than `men` men, or a side fewer pawns than `pawns`: then no
+/// later position of its game has as many (a game never gains men, and a promotion turns
+/// a pawn into a piece).
+fn fewer_men_or_pawns(board: &Board, men: usize, pawns: ByColor<usize>) -> bool {
+    board.occupied().count() < men
+        || Color::ALL
+            .iter()
+            .any(|&color| pawns_of(board, color) < *pawns.get(color))
+}
+
+fn pawns_of(board: &Board, color: Color) -> usize {
+    (board.by_color(color) & board.pawns()).count()
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use shakmaty::Chess;
 
 use crate::pgn::RawGame;
 use crate::rules::tags::Tags;
-use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Step, replay};
+use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Step, replay_with_tags};
 use crate::stats::StatsRow;
 use columns::ColumnPicker;
 pub use dedupe::DedupeBy;
@@ -189,12 +189,13 @@ impl GameFilter {
         visitor: &mut V,
         need_report: bool,
     ) -> (Verdict, Option<GameReport>) {
-        let tags_pass = self.before_replay.is_empty() || {
-            let tags = Tags::decode(raw, &options.decoder);
+        // Tags a tag-only `--where` decoded are handed on to the replay, not decoded twice.
+        let tags = (!self.before_replay.is_empty()).then(|| Tags::decode(raw, &options.decoder));
+        let tags_pass = tags.as_ref().is_none_or(|tags| {
             self.before_replay
                 .iter()
-                .all(|expr| expr.eval(&|slot| tag_value(expr, &tags, slot)))
-        };
+                .all(|expr| expr.eval(&|slot| tag_value(expr, tags, slot)))
+        });
         let replays_positions =
             !self.reaches.is_empty() || !self.material.is_empty() || self.dedupe.is_some();
         // The tags decide when they reject the game, or when nothing else is asked of it.
@@ -219,10 +220,11 @@ impl GameFilter {
             out_of_reach: false,
             key: self.dedupe.map(|_| KeyBuilder::new()),
         };
+        let tags = tags.unwrap_or_else(|| Tags::decode(raw, &options.decoder));
         let report = if replays_positions {
-            replay(raw, options, &mut Both(&mut watch, visitor))
+            replay_with_tags(raw, tags, options, &mut Both(&mut watch, visitor))
         } else {
-            replay(raw, options, visitor)
+            replay_with_tags(raw, tags, options, visitor)
         };
         let passes = tags_pass
             && watch.all_reached()
@@ -465,11 +467,11 @@ mod tests {
         assert_eq!(judge("plies > 2", true), (false, 4, false));
     }
 
-    /// Without `game_checks` (select reading no column) the replay still plays every
+    /// Without `judgement` (select reading no column) the replay still plays every
     /// move and keeps the status, the final position and the tags a key needs, but judges
     /// nothing once the moves are over.
     #[test]
-    fn game_checks_off_plays_the_moves_and_judges_nothing() {
+    fn judgement_off_plays_the_moves_and_judges_nothing() {
         // Fool's mate recorded as a draw, without the roster's tags: two game findings.
         let pgn = b"[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
         let (raw, _) = game_and_filter(pgn, FilterArgs::default(), false);
@@ -480,7 +482,7 @@ mod tests {
         assert_eq!(judged.termination, Termination::Checkmate);
 
         let options = ReplayOptions {
-            game_checks: false,
+            judgement: false,
             ..ReplayOptions::default()
         };
         let played = crate::rules::replay(&raw, &options, &mut ());

@@ -16,4 +16,4 @@ pub mod result;
 pub mod tags;
 
 pub use findings::{Code, Finding, Severity};
-pub use replay::{GameReport, PlyVisitor, ReplayOptions, Status, Step, replay};
+pub use replay::{GameReport, PlyVisitor, ReplayOptions, Status, Step, replay, replay_with_tags};

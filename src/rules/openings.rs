@@ -63,8 +63,6 @@ pub struct OpeningMatch {
     pub opening: &'static Opening,
 }
 
-/// The data set, read: every line, and the position after each line mapped to the line
-/// that names it.
 /// The deepest line the replay looks for (the data set's deepest is 36 plies; a deeper
 /// line would be left out).
 pub const MAX_BOOK_PLIES: usize = 64;
@@ -73,6 +71,8 @@ pub const MAX_BOOK_PLIES: usize = 64;
 /// the 4 KiB of the filter stay in the cache where the map would not.
 const FILTER_BITS: usize = 1 << 15;
 
+/// The data set, read: every line, and the position after each line mapped to the line
+/// that names it.
 #[derive(Debug)]
 pub struct Book {
     pub lines: Vec<Opening>,

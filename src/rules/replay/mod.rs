@@ -54,18 +54,15 @@ pub struct ReplayOptions {
     /// Whether to work out the figures only a stats row needs: the opening and the
     /// `[%clk]`/`[%eval]` annotations (with their `comment.bad-annotation` findings).
     /// Commands that never show them (`validate` below `--level info`, `fen`, `convert`
-    /// without `--add-opening`) turn it off unless a game filter may read them.
+    /// without `--add-opening`, `select`) turn it off unless a `--where` reads a column.
     pub figures: bool,
-    /// Whether to follow the draw rules move by move (repetitions, the 50/75-move
-    /// counts, perpetual check, the en passant windows missed). `select` without a column
-    /// to read turns it off: its verdicts and `--dedupe` keys need the moves, not the
-    /// draw figures (the report's draw figures and terminations are then not worked out).
-    pub draws: bool,
-    /// Whether to judge the game once replayed: its termination and perpetual check, the
-    /// result against the final position, the tag checks, moves after an automatic draw.
-    /// `select` without a column to read turns it off: its verdicts and keys need the
-    /// status, the moves and the tags, not these findings.
-    pub game_checks: bool,
+    /// Whether to judge the game: follow the draw rules move by move (repetitions, the
+    /// 50/75-move counts, perpetual check, the en passant windows missed) and, once it is
+    /// replayed, work out its termination and check the result against the final
+    /// position, the tags and the moves after an automatic draw (all resting on the draw
+    /// figures, as the openings' keys do). `select` without a column to read turns it off:
+    /// its verdicts and `--dedupe` keys need the status, the moves and the tags only.
+    pub judgement: bool,
 }
 
 impl Default for ReplayOptions {
@@ -76,8 +73,7 @@ impl Default for ReplayOptions {
             piece_letters: None,
             tag_infos: true,
             figures: true,
-            draws: true,
-            game_checks: true,
+            judgement: true,
         }
     }
 }
@@ -192,7 +188,16 @@ pub fn move_label(pos: &Chess, text: &str) -> String {
 
 /// Replays one game's main line.
 pub fn replay(raw: &RawGame, options: &ReplayOptions, visitor: &mut impl PlyVisitor) -> GameReport {
-    let tags = Tags::decode(raw, &options.decoder);
+    replay_with_tags(raw, Tags::decode(raw, &options.decoder), options, visitor)
+}
+
+/// Replays one game's main line, its tags already decoded (by a filter that read them).
+pub fn replay_with_tags(
+    raw: &RawGame,
+    tags: Tags,
+    options: &ReplayOptions,
+    visitor: &mut impl PlyVisitor,
+) -> GameReport {
     let mut game = Replay {
         raw,
         options,
@@ -306,7 +311,10 @@ impl Replay<'_> {
             .reserve((raw.tokens.len() / 2).min(MAX_RESERVED_PLIES));
         self.report.draws.start(&self.pos);
         let (tags, mode) = (&self.report.tags, self.report.castling_mode);
-        if self.options.figures && openings::classifies(tags, self.report.draws.key(), mode) {
+        if self.options.figures
+            && self.options.judgement
+            && openings::classifies(tags, self.report.draws.key(), mode)
+        {
             self.openings = Some(openings::book());
         }
         visitor.position(0, None, &self.pos);
@@ -535,7 +543,7 @@ impl Replay<'_> {
             self.check_suffix_finding(&before, token, written_suffix, actual_suffix);
         }
         self.report.counts.record(m, gave_check, missed_en_passant);
-        if self.options.draws {
+        if self.options.judgement {
             self.report.draws.after_move(ply, m, &self.pos, gave_check);
         }
         if self.openings.is_some()
@@ -686,11 +694,11 @@ impl Replay<'_> {
         });
     }
 
-    /// The final position, and unless turned off (`game_checks`) the game's judgement:
+    /// The final position, and unless turned off (`judgement`) the game's judgement:
     /// termination, result cross-check, perpetual check, the tag checks.
     fn finish(&mut self, tag_result: Option<&str>) {
         self.report.final_pos = Some(self.pos.clone());
-        if !self.options.game_checks {
+        if !self.options.judgement {
             return;
         }
         // The splitter's findings (the first ones) are about the whole game: they carry the
