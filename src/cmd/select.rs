@@ -67,7 +67,8 @@ pub struct Args {
 
     /// Write one file per distinct value of FIELD (any field of --where) into --out-dir:
     /// DIR/VALUE.pgn, VALUE made of ASCII letters, digits, `-`, `_` and `.` (any other
-    /// byte becomes `_`; at most 100 bytes; `_empty` when empty).
+    /// byte becomes `_`, and each dot of a leading run of dots too, so that no file is
+    /// hidden; at most 100 bytes; `_empty` when empty).
     #[arg(
         long,
         value_name = "FIELD",
@@ -466,16 +467,22 @@ fn set_permissions(path: &Path) {
 }
 
 /// A --split-by value as a file name: ASCII letters, digits, `-`, `_` and `.` kept, every
-/// other byte `_`, at most 100 bytes, `_empty` when empty.
+/// other byte `_`, each dot of a leading run of dots `_` (a name starting with `.` is a
+/// hidden file, which the folder rule skips when the folder is read back), at most 100
+/// bytes, `_empty` when empty.
 pub fn file_name_of(value: &str) -> String {
     if value.is_empty() {
         return "_empty".to_string();
     }
+    let mut leading_dots = true;
     value
         .bytes()
         .take(100)
         .map(|b| {
-            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') {
+            leading_dots &= b == b'.';
+            if leading_dots {
+                '_'
+            } else if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') {
                 char::from(b)
             } else {
                 '_'
@@ -496,6 +503,11 @@ mod tests {
         assert_eq!(file_name_of("Wch 2024/25"), "Wch_2024_25");
         assert_eq!(file_name_of("Élo"), "__lo");
         assert_eq!(file_name_of(&"a".repeat(150)).len(), 100);
+        assert_eq!(file_name_of("."), "_");
+        assert_eq!(file_name_of(".."), "__");
+        assert_eq!(file_name_of("../x"), "___x");
+        assert_eq!(file_name_of("..a.b"), "__a.b");
+        assert_eq!(file_name_of("a..b"), "a..b");
     }
 
     #[test]
