@@ -41,8 +41,10 @@ pub struct Expr {
 
 #[derive(Debug, Clone)]
 enum Node {
-    Or(Box<Node>, Box<Node>),
-    And(Box<Node>, Box<Node>),
+    // A chain `a || b || ...` is one node with its terms side by side, so a long generated
+    // chain costs no stack depth when it is judged or dropped.
+    Or(Vec<Node>),
+    And(Vec<Node>),
     Not(Box<Node>),
     Compare(Box<Node>, CompareOp, Box<Node>),
     Matches(Box<Node>, Box<Regex>, bool),
@@ -238,9 +240,14 @@ pub fn as_number(text: &str) -> Option<f64> {
     text.parse().ok()
 }
 
+/// How deep `(` and `!` may nest in a `--where` expression.
+pub const MAX_NESTING: usize = 256;
+
 struct Parser<'t> {
     tokens: Vec<(Tok, usize)>,
     at: usize,
+    /// The `(` and `!` open around the current token.
+    depth: usize,
     fields: Vec<Field>,
     text: &'t str,
 }
@@ -260,29 +267,55 @@ impl Parser<'_> {
     }
 
     fn or(&mut self) -> Result<Node, ExprError> {
-        let mut left = self.and()?;
+        let first = self.and()?;
+        if *self.peek().0 != Tok::Or {
+            return Ok(first);
+        }
+        let mut terms = vec![first];
         while *self.peek().0 == Tok::Or {
             self.advance();
-            left = Node::Or(Box::new(left), Box::new(self.and()?));
+            terms.push(self.and()?);
         }
-        Ok(left)
+        Ok(Node::Or(terms))
     }
 
     fn and(&mut self) -> Result<Node, ExprError> {
-        let mut left = self.not()?;
+        let first = self.not()?;
+        if *self.peek().0 != Tok::And {
+            return Ok(first);
+        }
+        let mut terms = vec![first];
         while *self.peek().0 == Tok::And {
             self.advance();
-            left = Node::And(Box::new(left), Box::new(self.not()?));
+            terms.push(self.not()?);
         }
-        Ok(left)
+        Ok(Node::And(terms))
     }
 
     fn not(&mut self) -> Result<Node, ExprError> {
         if *self.peek().0 == Tok::Not {
-            self.advance();
-            return Ok(Node::Not(Box::new(self.not()?)));
+            let (_, offset) = self.advance();
+            self.nest(offset)?;
+            let inner = self.not()?;
+            self.depth -= 1;
+            return Ok(Node::Not(Box::new(inner)));
         }
         self.compare()
+    }
+
+    /// One more level of `(` or `!`: the parser and the judgement recurse once per level,
+    /// so a generated expression must not nest deeper than the stack allows.
+    fn nest(&mut self, offset: usize) -> Result<(), ExprError> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(ExprError {
+                message: format!(
+                    "the expression nests deeper than {MAX_NESTING} levels (each ( and each ! is one)"
+                ),
+                offset,
+            });
+        }
+        Ok(())
     }
 
     fn compare(&mut self) -> Result<Node, ExprError> {
@@ -325,7 +358,9 @@ impl Parser<'_> {
         let (tok, offset) = self.advance();
         match tok {
             Tok::Open => {
+                self.nest(offset)?;
                 let inner = self.or()?;
+                self.depth -= 1;
                 let (close, at) = self.advance();
                 if close != Tok::Close {
                     return Err(ExprError {
@@ -390,6 +425,7 @@ impl Expr {
         let mut parser = Parser {
             tokens: lex(text)?,
             at: 0,
+            depth: 0,
             fields: Vec::new(),
             text,
         };
@@ -441,8 +477,8 @@ fn operand<'a, 'v: 'a>(node: &'a Node, value: &impl Fn(usize) -> &'v str) -> Ope
 
 fn truth<'v>(node: &Node, value: &impl Fn(usize) -> &'v str) -> bool {
     match node {
-        Node::Or(left, right) => truth(left, value) || truth(right, value),
-        Node::And(left, right) => truth(left, value) && truth(right, value),
+        Node::Or(terms) => terms.iter().any(|term| truth(term, value)),
+        Node::And(terms) => terms.iter().all(|term| truth(term, value)),
         Node::Not(inner) => !truth(inner, value),
         Node::Bool(b) => *b,
         Node::Field(slot) => value(*slot) == "true",
@@ -625,6 +661,28 @@ mod tests {
             shown.ends_with("\n  plies > 2 && bogus\n               ^"),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn nesting_stops_at_the_limit_with_the_caret_on_the_first_level_too_many() {
+        let nested = |n: usize| format!("{}plies > 2{}", "(".repeat(n), ")".repeat(n));
+        assert!(Expr::compile(&nested(super::MAX_NESTING)).is_ok());
+        let (message, offset) = fault(&nested(super::MAX_NESTING + 1));
+        assert!(message.contains("nests deeper than 256"), "{message}");
+        assert_eq!(offset, super::MAX_NESTING);
+        assert!(holds(&format!("{}true", "!".repeat(256)), &[]));
+        assert_eq!(fault(&"!".repeat(60_000)).1, 256);
+        // `!` and `(` count together.
+        assert_eq!(fault(&"!(".repeat(200)).1, 256);
+    }
+
+    #[test]
+    fn long_chains_cost_no_depth() {
+        let chain = vec!["Event == \"x\""; 200_000].join(" || ");
+        assert!(!holds(&chain, &[("Event", "y")]));
+        assert!(holds(&chain, &[("Event", "x")]));
+        let chain = vec!["true"; 200_000].join(" && ");
+        assert!(holds(&chain, &[]));
     }
 
     #[test]
