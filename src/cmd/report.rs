@@ -1,7 +1,5 @@
 //! `pgnkit report`: one self-contained HTML page about an archive.
 
-use std::io::Write;
-
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, data_context};
 use crate::cmd::validate::Level;
@@ -20,7 +18,9 @@ use crate::output::summary::RunFigures;
 /// the spread of ACPLs); a table of every finding
 /// (file, game, players, move, message) grouped by code and counted by file, and for each
 /// error finding, up to --limit, a card with the board before the move (the move drawn as
-/// an arrow), the players, event, round and date, the moves before, and the explanation. It holds everything inline (no script, no
+/// an arrow), the players, event, round and date, the moves before, and the explanation.
+/// The table's rows wait in temporary files (in $TMPDIR), so memory does not grow with
+/// the findings; the page does, by about 200 bytes a finding. It holds everything inline (no script, no
 /// network, no external file), so it can be mailed or archived as it is. Broken games are
 /// data here: the exit code is 0 whenever the run completed.
 #[derive(Debug, clap::Args)]
@@ -78,7 +78,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         |raw| run.replay(raw, &mut ()),
         |raw, report| {
             figures.add_game(report);
-            builder.add(raw, report);
+            builder.add(raw, report)?;
             Ok(())
         },
     )?;
@@ -96,7 +96,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         files: totals.files,
         version: env!("CARGO_PKG_VERSION"),
     };
-    output.write_all(builder.render(&meta).as_bytes())?;
+    builder.render(&meta, &mut output)?;
     output.finish()?;
     // Broken games are data here: error findings do not change the exit code.
     Ok(run.finish(

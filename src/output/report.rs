@@ -5,6 +5,7 @@
 use crate::stats::Summary;
 use crate::stats::summary::DRAW_RULES;
 use std::fmt::Write as _;
+use std::io;
 use std::sync::Arc;
 
 use crate::output::board::escape_html;
@@ -21,7 +22,7 @@ mod table;
 
 use accuracy::TimeAndAccuracy;
 use cards::ErrorBoard;
-use table::FindingRow;
+use table::{FindingRow, FindingTable};
 
 /// The figures of a run, gathered game by game in input order: the same `Summary` that
 /// `stats --summary-output` writes, so the page and the CSV always agree.
@@ -36,8 +37,9 @@ pub struct ReportBuilder {
     boards: Vec<ErrorBoard>,
     /// Error findings beyond the limit of boards.
     boards_left_out: u64,
-    /// Every finding listed, in input order: nothing is ever left out of the table.
-    rows: Vec<FindingRow>,
+    /// Every finding listed, in input order: nothing is ever left out of the table (its
+    /// rows wait in temporary files, not in memory).
+    table: FindingTable,
     openings: OpeningScores,
     time_and_accuracy: TimeAndAccuracy,
 }
@@ -67,8 +69,9 @@ impl ReportBuilder {
     }
 
     /// Counts one game, lists its findings and keeps its error findings for boards while
-    /// there is room, with the moves `raw` has before each.
-    pub fn add(&mut self, raw: &RawGame, report: &GameReport) {
+    /// there is room, with the moves `raw` has before each. Fails only when the table's
+    /// temporary files cannot be written.
+    pub fn add(&mut self, raw: &RawGame, report: &GameReport) -> io::Result<()> {
         self.summary.add_game(report);
         self.openings.add(report);
         self.time_and_accuracy.add(report);
@@ -103,7 +106,7 @@ impl ReportBuilder {
                     ))
                 })
                 .clone();
-            self.rows.push(FindingRow {
+            self.table.push(&FindingRow {
                 file: report.file.clone(),
                 game: report.index,
                 players,
@@ -111,8 +114,9 @@ impl ReportBuilder {
                 code: finding.code,
                 message: finding.message.clone(),
                 card,
-            });
+            })?;
         }
+        Ok(())
     }
 
     /// Keeps a board for this error while there is room: its card's number.
@@ -141,11 +145,10 @@ impl ReportBuilder {
         Some(self.boards.len())
     }
 
-    /// The whole page.
-    pub fn render(&self, meta: &ReportMeta) -> String {
-        let mut html = String::with_capacity(
-            64 * 1024 + self.boards.len() * 10 * 1024 + self.rows.len() * 160,
-        );
+    /// Writes the whole page to `out`: the summary, then the table copied from its
+    /// temporary files, then the boards.
+    pub fn render(&mut self, meta: &ReportMeta, out: &mut dyn io::Write) -> io::Result<()> {
+        let mut html = String::with_capacity(64 * 1024);
         let title = escape_html(&meta.title);
         let _ = write!(
             html,
@@ -175,10 +178,13 @@ impl ReportBuilder {
         self.openings.render(&mut html);
         self.time_and_accuracy.render(&mut html);
         self.render_findings(&mut html);
-        table::render_table(&mut html, &self.rows, self.least.unwrap_or(Severity::Info));
+        out.write_all(html.as_bytes())?;
+        self.table
+            .render(out, self.least.unwrap_or(Severity::Info))?;
+        let mut html = String::with_capacity(16 * 1024 + self.boards.len() * 10 * 1024);
         cards::render_boards(&mut html, &self.boards, self.boards_left_out);
         html.push_str("</main>\n</body>\n</html>\n");
-        html
+        out.write_all(html.as_bytes())
     }
 
     /// One row per key, in the order given, with its count in `section`.
