@@ -60,12 +60,14 @@ pub struct Args {
     pub summary_output: Option<PathBuf>,
 
     /// Read the INPUTs as summary CSV files (from --summary-output) and write their sum,
-    /// in the same format, to stdout or -o.
+    /// in the same format, to stdout or -o. A sum that does not fit in 64 bits is an
+    /// error naming its key (exit 2): a merge is exact or it fails.
     #[arg(long, help_heading = "Input")]
     pub merge: bool,
 
     /// Append one column per named tag (header: the name as given; "" when absent), after
-    /// every other column.
+    /// every other column. An empty name, or one that repeats another ignoring case, is
+    /// refused: no table reader takes such columns.
     #[arg(
         long,
         value_name = "TAG,...",
@@ -96,6 +98,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.merge {
         return merge(&args);
     }
+    check_tag_columns(&args.tags)?;
     let run = GameRun::new(
         global,
         &args.input,
@@ -145,6 +148,30 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
+/// `--tags` names become column names: an empty one, or two that differ only in case
+/// (DuckDB and Spark compare column names so), would make a table no reader takes.
+fn check_tag_columns(tags: &[String]) -> anyhow::Result<()> {
+    for (i, name) in tags.iter().enumerate() {
+        if name.is_empty() {
+            anyhow::bail!(
+                "--tags: name {} is empty (names are separated by single commas: --tags A,B)",
+                i + 1
+            );
+        }
+        let folded = name.to_lowercase();
+        if let Some(first) = tags
+            .iter()
+            .take(i)
+            .find(|other| other.to_lowercase() == folded)
+        {
+            anyhow::bail!(
+                "--tags: `{name}` repeats `{first}` (column names must differ, ignoring case)"
+            );
+        }
+    }
+    Ok(())
+}
+
 /// `--merge`: the sum of summary files.
 fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
     if args.input.inputs.is_empty() {
@@ -171,7 +198,9 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
             let file = File::open(name).with_context(|| format!("cannot open {name}"))?;
             Summary::read_csv(file, name)?
         };
-        total.merge(&part);
+        total
+            .merge(&part)
+            .with_context(|| format!("cannot add {name} to the files before it"))?;
     }
     let summary_output = summary_output(args)?;
     let mut output = Output::create(args.output.output.as_deref())?;

@@ -128,16 +128,45 @@ fn fixed_index(section: &str, key: &str) -> Option<usize> {
     fixed_keys().position(|(s, k)| s == section && k == key)
 }
 
+/// A count that would pass 2^64 - 1 when added to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the count of `{section},{key}` does not fit in 64 bits ({count} + {added}): a merge is exact or it fails"
+)]
+pub struct Overflow {
+    pub section: String,
+    pub key: String,
+    pub count: u64,
+    pub added: u64,
+}
+
 impl Summary {
-    /// Adds `n` to one count.
-    pub fn add(&mut self, section: &str, key: &str, n: u64) {
-        match fixed_index(section, key) {
-            Some(index) => self.add_fixed(index, n),
-            None => self.add_to_map(section, key, n),
-        }
+    /// Adds `n` to one count; a sum that does not fit in 64 bits is an error naming the
+    /// key, and leaves the count as it was (a merge is exact or it fails).
+    pub fn add(&mut self, section: &str, key: &str, n: u64) -> Result<(), Overflow> {
+        let count = match fixed_index(section, key) {
+            Some(index) => match self.fixed.get_mut(index) {
+                Some(slot) => slot.get_or_insert(0),
+                None => return Ok(()),
+            },
+            None => self
+                .counts
+                .entry(section.to_string())
+                .or_default()
+                .entry(key.to_string())
+                .or_default(),
+        };
+        *count = count.checked_add(n).ok_or_else(|| Overflow {
+            section: section.to_string(),
+            key: key.to_string(),
+            count: *count,
+            added: n,
+        })?;
+        Ok(())
     }
 
-    /// Adds to a key that is not one of the fixed keys.
+    /// Adds to a key that is not one of the fixed keys (a game's own counts: far from
+    /// overflowing).
     fn add_to_map(&mut self, section: &str, key: &str, n: u64) {
         // Look up before allocating: after the first games every key exists.
         if let Some(count) = self
@@ -145,20 +174,21 @@ impl Summary {
             .get_mut(section)
             .and_then(|keys| keys.get_mut(key))
         {
-            *count += n;
+            *count = count.saturating_add(n);
             return;
         }
-        *self
+        let count = self
             .counts
             .entry(section.to_string())
             .or_default()
             .entry(key.to_string())
-            .or_default() += n;
+            .or_default();
+        *count = count.saturating_add(n);
     }
 
     fn add_fixed(&mut self, index: usize, n: u64) {
         if let Some(slot) = self.fixed.get_mut(index) {
-            *slot = Some(slot.unwrap_or(0) + n);
+            *slot = Some(slot.unwrap_or(0).saturating_add(n));
         }
     }
 
@@ -259,11 +289,12 @@ impl Summary {
         }
     }
 
-    /// Adds another summary to this one.
-    pub fn merge(&mut self, other: &Summary) {
+    /// Adds another summary to this one; fails on the first sum that does not fit.
+    pub fn merge(&mut self, other: &Summary) -> Result<(), Overflow> {
         for (section, key, n) in other.rows() {
-            self.add(section, key, n);
+            self.add(section, key, n)?;
         }
+        Ok(())
     }
 
     /// Writes the `section,key,count` CSV, rows sorted.
@@ -306,7 +337,9 @@ impl Summary {
                 .trim()
                 .parse()
                 .with_context(|| format!("{name}:{line}: count `{count}` is not a number"))?;
-            summary.add(section, key, count);
+            summary
+                .add(section, key, count)
+                .with_context(|| format!("{name}:{line}"))?;
         }
         Ok(summary)
     }
