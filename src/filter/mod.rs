@@ -33,7 +33,8 @@ pub struct FilterArgs {
     /// `termination`, `white_elo`, ...) and every tag by its name (`WhiteElo`, `Event`);
     /// operators, loosest first: `||`, `&&`, `!`, `== != < <= > >= ~ !~` (`~`: contains a
     /// match of the regular expression, a "string"); numbers compare as numbers, other
-    /// values byte-wise (`WhiteElo >= 2500` is false for "?"). Repeat to require several.
+    /// values byte-wise (`WhiteElo >= 2500` is false for "?"). `(` and `!` nest at most 256
+    /// levels deep. Repeat to require several.
     #[arg(
         long = "where",
         value_name = "EXPR",

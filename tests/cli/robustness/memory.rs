@@ -87,41 +87,6 @@ fn hundred_thousand_move_game_replays_in_linear_time() {
 
 // ---- memory bounded on hostile input (issue 15) ---------------------------------------
 
-/// Address space allowed to a run on hostile input (`ulimit -v`): far below what the
-/// unbounded code took (gigabytes), with room for the allocator's per-thread arenas of
-/// three threads (64 MiB of address space each).
-const ADDRESS_SPACE_MB: u64 = 256;
-/// CPU seconds allowed to a run: a debug build does the linear work in a few seconds; the
-/// quadratic work it replaced took many minutes.
-const CPU_SECONDS: u64 = 30;
-
-/// Runs pgnkit with `args` under an address-space limit of `megabytes` and a CPU limit
-/// (`ulimit -v`, `ulimit -t`), returning (exit code, stdout, stderr). A run killed by a
-/// limit exits with -1 or 128+.
-fn run_limited(args: &[&str], megabytes: u64) -> (i32, String, String) {
-    let binary = assert_cmd::cargo::cargo_bin("pgnkit");
-    let script = format!(
-        "ulimit -v {} && ulimit -t {} && exec \"$0\" \"$@\"",
-        megabytes * 1024,
-        CPU_SECONDS
-    );
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(binary)
-        .args(args)
-        // Sixteen threads would reserve sixteen arenas of address space.
-        .env("MALLOC_ARENA_MAX", "4")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 /// `stats` of `pgn` at one thread and at `threads` threads, under the address-space
 /// limit: both complete, with a row per game and the same bytes.
 fn stats_bounded(pgn: &[u8], threads: &str, megabytes: u64, games: usize) {
