@@ -8,7 +8,7 @@ mod memory; // memory bounded by a chunk's bytes, per-game limits, pathological 
 mod terminal; // control characters escaped, archives recognised by magic bytes
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::util::*;
 
@@ -77,17 +77,26 @@ fn validate_with(args: &[&str], stdin: &[u8]) -> Run {
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "a panic: {stderr}");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        findings: stdout
-            .lines()
-            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
-            .filter(|f| !f["code"].as_str().unwrap_or("").starts_with("tag."))
-            .collect(),
-        stderr,
+    Run::of(
+        output.status.code().unwrap_or(-1),
+        &String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+impl Run {
+    /// The run of `validate --format jsonl` that printed `stdout` and `stderr`.
+    fn of(code: i32, stdout: &str, stderr: String) -> Run {
+        assert!(!stderr.contains("panicked"), "a panic: {stderr}");
+        Run {
+            code,
+            findings: stdout
+                .lines()
+                .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+                .filter(|f| !f["code"].as_str().unwrap_or("").starts_with("tag."))
+                .collect(),
+            stderr,
+        }
     }
 }
 
