@@ -31,8 +31,9 @@ pub struct Output {
 impl Output {
     /// Stdout, or FILE: a regular file (or a new one) is written to a temporary file beside
     /// it and renamed when complete, through symbolic links (the link stays, its target is
-    /// replaced); special files (`/dev/stdout`, `/dev/fd/N`, a device, a pipe) are written
-    /// directly.
+    /// replaced); `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1` (and the same for stderr)
+    /// write to the descriptor already open, as a shell redirect does; other special
+    /// files (`/dev/fd/N`, a device, a pipe) are opened and written directly.
     pub fn create(path: Option<&Path>) -> anyhow::Result<Output> {
         let Some(path) = path else {
             return Ok(Output {
@@ -43,6 +44,19 @@ impl Output {
         };
         let target = path.display().to_string();
         let final_path = match Target::of(path)? {
+            // The descriptor is already open: reopening its name can fail where writing
+            // to it works (a file owned by another user, a socket).
+            Target::Stream(stream) => {
+                let writer: Box<dyn Write + Send> = match stream {
+                    Stream::Stdout => Box::new(io::stdout()),
+                    Stream::Stderr => Box::new(io::stderr()),
+                };
+                return Ok(Output {
+                    writer: BufWriter::with_capacity(BUFFER_SIZE, writer),
+                    pending: None,
+                    target,
+                });
+            }
             Target::Direct => {
                 // Appending writes where a shell redirect left the stream (`>` or `>>`).
                 let file = fs::OpenOptions::new()
@@ -134,6 +148,9 @@ fn cannot_create(target: &str, dir: &Path, err: &io::Error) -> anyhow::Error {
 /// What `-o PATH` is, decided before anything is opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Target {
+    /// This process's stdout or stderr, by one of its names: written to the open
+    /// descriptor.
+    Stream(Stream),
     /// Written as it is: `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`, or anything that
     /// is neither a regular file nor a folder (a device, a pipe, a socket).
     Direct,
@@ -142,11 +159,31 @@ enum Target {
     Replace(PathBuf),
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    Stdout,
+    Stderr,
+}
+
+impl Stream {
+    /// `/dev/stdout`, `/dev/fd/1` and `/proc/self/fd/1` (and the same for 2), as given.
+    fn named(path: &Path) -> Option<Stream> {
+        match path.as_os_str().as_encoded_bytes() {
+            b"/dev/stdout" | b"/dev/fd/1" | b"/proc/self/fd/1" => Some(Stream::Stdout),
+            b"/dev/stderr" | b"/dev/fd/2" | b"/proc/self/fd/2" => Some(Stream::Stderr),
+            _ => None,
+        }
+    }
+}
+
 /// Symbolic links followed at most, as the kernel does (ELOOP past 40).
 const MAX_LINKS: usize = 40;
 
 impl Target {
     fn of(path: &Path) -> anyhow::Result<Target> {
+        if let Some(stream) = Stream::named(path) {
+            return Ok(Target::Stream(stream));
+        }
         let mut current = path.to_path_buf();
         for _ in 0..=MAX_LINKS {
             // Decided by the name first: on Linux these are links to whatever the stream is

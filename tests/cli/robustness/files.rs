@@ -732,6 +732,36 @@ fn output_to_a_special_file_is_written_directly() {
     assert!(stdout.contains("move.illegal"), "{stdout}");
 }
 
+/// `-o /dev/stdout` writes to the descriptor already open, as a shell redirect does:
+/// reopening the name fails where the stream cannot be opened again (a socket here; a file
+/// owned by another user does the same).
+#[test]
+fn output_to_dev_stdout_writes_to_the_open_descriptor_even_when_it_cannot_be_reopened() {
+    use std::io::Read as _;
+    use std::os::unix::net::UnixStream;
+    let (_dir, path) = temp_file("one.pgn", &broken_games(1));
+    for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        let (mine, theirs) = UnixStream::pair().unwrap();
+        let status = Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))
+            .args(["validate", "-q", "-o", name])
+            .arg(&path)
+            .stdout(std::os::fd::OwnedFd::from(theirs))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let mut written = String::new();
+        mine.shutdown(std::net::Shutdown::Write).unwrap();
+        (&mine).read_to_string(&mut written).unwrap();
+        assert_eq!(
+            status.status.code(),
+            Some(1),
+            "{name}: {}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        assert!(written.contains("move.illegal"), "{name}: {written}");
+    }
+}
+
 /// Starts `validate -o out.txt` reading a stdin that stays open, sends SIGINT, and waits.
 fn interrupt_a_run(dir: &Path) -> (Option<i32>, String) {
     let mut child: Child = Command::new(assert_cmd::cargo::cargo_bin("pgnkit"))

@@ -79,7 +79,14 @@ fn hundred_thousand_move_game_replays_in_linear_work() {
     // Bounded by CPU seconds (`ulimit -t`), not by a clock: linear work takes a debug
     // build a few seconds, the quadratic scan took many minutes.
     let (code, stdout, stderr) = run_limited(
-        &["validate", "--format", "jsonl", "--level", "info", path.to_str().unwrap()],
+        &[
+            "validate",
+            "--format",
+            "jsonl",
+            "--level",
+            "info",
+            path.to_str().unwrap(),
+        ],
         ADDRESS_SPACE_MB,
     );
     let run = Run::of(code, &stdout, stderr);
