@@ -59,13 +59,14 @@ fn lan(pos: &Chess, m: Move) -> String {
 
 /// The tags in export order: the roster first (missing ones as `?`, Date as
 /// `????.??.??`, Result as `result`), then the others in input order. A repeated roster
-/// tag keeps its first value.
+/// tag keeps its last value (the one that counts, SPEC.md `tag.duplicate`).
 pub fn ordered_tags(pairs: &[(String, String)], result: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = ROSTER
         .iter()
         .map(|&name| {
             let value = pairs
                 .iter()
+                .rev()
                 .find(|(n, _)| n == name)
                 .map(|(_, v)| v.clone())
                 .unwrap_or_else(|| match name {

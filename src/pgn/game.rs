@@ -125,6 +125,10 @@ pub enum InputProblemKind {
     BadTag,
     /// A `)` that closes no variation, or a `(` never closed.
     UnbalancedParenthesis,
+    /// A `}` that closes no comment.
+    UnbalancedBrace,
+    /// Lines between games that hold no PGN text (control characters, `0xFF`, ...).
+    StrayBytes,
     /// UTF-16 or UTF-32 input.
     UnsupportedEncoding,
     /// The game went past a documented limit (size, nesting).
