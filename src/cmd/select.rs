@@ -25,7 +25,8 @@ use crate::stats::StatsRow;
 /// Each selected game is written exactly as it stands in the (decompressed) input, from
 /// its first byte through the line break that ends its last non-blank line, then one empty
 /// line in the game's own line ending: comments, variations, spellings and encoding are
-/// kept. Escape lines (`%`) and lines between games are not part of a game. Games come in
+/// kept (CR-only line ends too). Escape lines (`%`), lines between games and a file's
+/// byte-order mark are not part of a game. Games come in
 /// input order whatever --threads. The filters (--where, --reaches, --material, --dedupe)
 /// judge the games that --games/--shard pick. Exit 0 when the run completes, 2 on I/O
 /// errors (broken games are data here).

@@ -117,14 +117,24 @@ pub(super) fn lex_movetext(
             } else {
                 TokenKind::Word
             };
-            let (kind, len) = match marker_len(word, cls & DIGIT == 0) {
+            // The shortest move with a glued marker is `e41-0`: shorter words are passed.
+            let glued = if len >= 5
+                && kind == TokenKind::Word
+                && cls & DIGIT == 0
+                && may_end_in_marker(word)
+            {
+                marker_len(word, true).filter(|&marker| marker < len)
+            } else {
+                None
+            };
+            let (kind, len) = match glued {
                 // `Qh4#0-1`: the move, then the marker glued to it.
-                Some(marker) if kind == TokenKind::Word && marker < len => {
+                Some(marker) => {
                     push(out.tokens, st.limit_hit, kind, i, i + len - marker);
                     i += len - marker;
                     (TokenKind::Result, marker)
                 }
-                _ => (kind, len),
+                None => (kind, len),
             };
             push(out.tokens, st.limit_hit, kind, i, i + len);
             i += len;
@@ -286,14 +296,9 @@ const MARKERS: [&str; 9] = [
 /// `glued`, a marker glued to a move before it (`Qh4#0-1`, `R8xg20-1`: a rank is one
 /// digit and a check sign ends a SAN, so the move ends in one of those; `1/2` is never
 /// read glued). `Skip` asks the same of the bytes it follows.
-#[inline]
+#[cold]
 pub(in crate::input) fn marker_len(word: &[u8], glued: bool) -> Option<usize> {
-    // Every marker ends in `-0`, `-1`, `/2`, `–0`, `–1` or `½` (`0xc2 0xbd`): a move
-    // never does, and is passed over here.
-    if !matches!(
-        word,
-        [.., b'-' | 0x93, b'0' | b'1'] | [.., b'/', b'2'] | [.., 0xc2, 0xbd]
-    ) {
+    if !may_end_in_marker(word) {
         return None;
     }
     MARKERS.iter().map(|m| m.as_bytes()).find_map(|marker| {
@@ -304,9 +309,24 @@ pub(in crate::input) fn marker_len(word: &[u8], glued: bool) -> Option<usize> {
     })
 }
 
+/// Every marker ends in `-0`, `-1`, `/2`, `–0`, `–1` or `½` (`0xc2 0xbd`), which no
+/// move does: the one test most words get, on their last byte (most moves end in a rank
+/// other than 1 or 2).
+#[inline(always)]
+pub(in crate::input) fn may_end_in_marker(word: &[u8]) -> bool {
+    match word {
+        [.., before, last @ (b'0' | b'1' | b'2' | 0xbd)] => matches!(
+            (before, last),
+            (b'-' | 0x93, b'0' | b'1') | (b'/', b'2') | (0xc2, 0xbd)
+        ),
+        _ => false,
+    }
+}
+
 /// The kind of a word that starts like a glyph or `½-½` (not with a digit).
 pub(super) fn classify_word(word: &[u8]) -> TokenKind {
-    if marker_len(word, false) == Some(word.len()) {
+    // The markers that start like a glyph start with `½`.
+    if word.first() == Some(&0xc2) && marker_len(word, false) == Some(word.len()) {
         return TokenKind::Result;
     }
     if could_be_glyph(word) && GLYPHS.iter().any(|g| g.as_bytes() == word) {

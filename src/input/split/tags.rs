@@ -287,13 +287,14 @@ pub(super) fn parse_one_tag(bytes: &[u8], start: usize) -> Result<TagPair, NotWe
         i += 1;
     }
     let name_start = i;
-    // A name starts with a letter or digit and holds only those and `_` (SPEC.md).
-    let mut named = at(i).is_some_and(|c| c.is_ascii_alphanumeric());
-    while let Some(c) = at(i).filter(|&c| class(c) & NAME_END == 0) {
-        named &= class(c) & NAME_CHAR != 0;
+    // A name starts with a letter or digit and holds only those and `_` (SPEC.md): it
+    // must end where a name ends, at white space, `"` or `]`.
+    let mut classes = NAME_CHAR;
+    while let Some(c) = at(i).map(class).filter(|c| c & NAME_END == 0) {
+        classes &= c;
         i += 1;
     }
-    if !named {
+    if name_start == i || classes & NAME_CHAR == 0 || at(name_start) == Some(b'_') {
         return Err(NotWellFormed);
     }
     let name = Span::new(name_start, i);
