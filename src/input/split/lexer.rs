@@ -294,8 +294,8 @@ const MARKERS: [&str; 9] = [
 
 /// The length of the termination marker that `word` ends with: the whole word, or with
 /// `glued`, a marker glued to a move before it (`Qh4#0-1`, `R8xg20-1`: a rank is one
-/// digit and a check sign ends a SAN, so the move ends in one of those; `1/2` is never
-/// read glued). `Skip` asks the same of the bytes it follows.
+/// digit and a check sign ends a SAN, so the move, of two bytes at least, ends in one of
+/// those; `1/2` is never read glued). `Skip` asks the same of the bytes it follows.
 #[cold]
 pub(in crate::input) fn marker_len(word: &[u8], glued: bool) -> Option<usize> {
     if !may_end_in_marker(word) {
@@ -303,8 +303,10 @@ pub(in crate::input) fn marker_len(word: &[u8], glued: bool) -> Option<usize> {
     }
     MARKERS.iter().map(|m| m.as_bytes()).find_map(|marker| {
         let rest = word.strip_suffix(marker)?;
-        let glues =
-            glued && marker != b"1/2" && matches!(rest.last(), Some(b'1'..=b'8' | b'+' | b'#'));
+        let glues = glued
+            && marker != b"1/2"
+            && rest.len() >= 2
+            && matches!(rest.last(), Some(b'1'..=b'8' | b'+' | b'#'));
         (rest.is_empty() || glues).then_some(marker.len())
     })
 }

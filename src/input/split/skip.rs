@@ -6,8 +6,8 @@ use super::lexer::marker_len;
 use super::scan::{ends_word, is_space};
 
 /// The last bytes of a word that `Skip` keeps: enough for the longest termination marker
-/// (`1/2–1/2`, 9 bytes) and the byte before it (a glued marker, `lex_movetext`).
-const WORD_KEPT: usize = 10;
+/// (`1/2–1/2`, 9 bytes) and the two before it (a glued marker, `lex_movetext`).
+const WORD_KEPT: usize = 11;
 
 /// Follows the bytes of a game past its size limit without keeping them, so that its
 /// termination marker is seen: the lexer of `lex_movetext` reduced to what can end a game
