@@ -325,12 +325,17 @@ impl Replay<'_> {
         let mut stopped = false;
         // The first termination marker outside variations, found on the way.
         let mut marker = None;
+        // Variations that hold no move: how many, and the token of the first.
+        let mut empty_variations: Option<(u32, usize)> = None;
         let mut i = 0;
         while let Some(token) = raw.tokens.get(i) {
             match token.kind {
                 TokenKind::VariationStart => {
                     depth += 1;
-                    self.check_empty_variation(i);
+                    if self.is_empty_variation(i) {
+                        let (count, _) = empty_variations.get_or_insert((0, i));
+                        *count = count.saturating_add(1);
+                    }
                 }
                 TokenKind::VariationEnd => depth = depth.saturating_sub(1),
                 TokenKind::Word if depth == 0 => match self.play_token(i, visitor) {
@@ -356,6 +361,9 @@ impl Replay<'_> {
                 _ => {}
             }
             i += 1;
+        }
+        if let Some((count, first)) = empty_variations {
+            self.empty_variations_finding(count, first);
         }
         let marker = match marker {
             Some(found) => found,
@@ -460,24 +468,30 @@ impl Replay<'_> {
         GameResult::parse_marker(self.raw.token_text(token))
     }
 
-    /// `input.empty-variation`: the variation opened at `index` holds no move before a
-    /// nested variation or its end (`((1... c5))`, `()`); comments, NAGs and move numbers
-    /// are no move. The main line goes on as if it were not there.
-    fn check_empty_variation(&mut self, index: usize) {
-        let raw = self.raw;
-        let next = raw.tokens.iter().skip(index + 1).find(|t| {
+    /// `input.empty-variation`: whether the variation opened at `index` holds no move
+    /// before a nested variation or its end (`((1... c5))`, `()`); comments, NAGs and move
+    /// numbers are no move. The main line goes on as if it were not there.
+    fn is_empty_variation(&self, index: usize) -> bool {
+        let next = self.raw.tokens.iter().skip(index + 1).find(|t| {
             !matches!(
                 t.kind,
                 TokenKind::Comment | TokenKind::Nag | TokenKind::Glyph | TokenKind::MoveNumber
             )
         });
-        let (Some(open), Some(next)) = (raw.tokens.get(index), next) else {
+        next.is_some_and(|t| matches!(t.kind, TokenKind::VariationStart | TokenKind::VariationEnd))
+    }
+
+    /// One `input.empty-variation` finding for the game (a million `()` must not make a
+    /// million findings): how many, and the line of the first.
+    fn empty_variations_finding(&mut self, count: u32, first: usize) {
+        let Some(open) = self.raw.tokens.get(first) else {
             return;
         };
-        let message = match next.kind {
-            TokenKind::VariationStart => "a variation opens straight into another (`((`): it",
-            TokenKind::VariationEnd => "an empty variation (`()`)",
-            _ => return,
+        let line = self.raw.token_line(open);
+        let what = if count == 1 {
+            "a variation holds".to_string()
+        } else {
+            format!("{count} variations hold")
         };
         self.report.findings.push(Finding {
             code: Code::InputEmptyVariation,
@@ -485,11 +499,10 @@ impl Replay<'_> {
             move_text: String::new(),
             san: String::new(),
             message: format!(
-                "line {}: {message} holds no move; it is ignored and the main line is kept",
-                raw.token_line(open)
+                "line {line}: {what} no move before a nested variation or its end (`((`, `()`); ignored, the main line is kept"
             ),
             fen: fen_of(&self.pos),
-            move_line: raw.token_line(open),
+            move_line: line,
         });
     }
 

@@ -436,7 +436,7 @@ fn a_variation_with_no_move_before_a_nested_one_or_its_end_is_a_warning() {
             let found = findings_of(pgn, extra);
             assert_eq!(
                 codes_of(&found),
-                [("input.empty-variation".to_string(), 2)],
+                [("input.empty-variation".to_string(), 3)],
                 "{pgn:?} {extra:?}"
             );
         }
@@ -446,6 +446,16 @@ fn a_variation_with_no_move_before_a_nested_one_or_its_end_is_a_warning() {
             "{pgn:?}"
         );
     }
+    // One finding per game, however many there are.
+    let found = findings_of("1. e4 e5 () ((1... c5)) () 2. Nf3 *\n", &[]);
+    assert_eq!(codes_of(&found), [("input.empty-variation".to_string(), 3)]);
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 variations hold no move"),
+        "{found:?}"
+    );
     // A variation that holds a move first is no defect.
     assert!(findings_of("1. e4 e5 (1... c5 (1... e6)) *\n", &[]).is_empty());
 }
