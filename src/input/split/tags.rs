@@ -289,12 +289,15 @@ pub(super) fn parse_one_tag(bytes: &[u8], start: usize) -> Result<TagPair, NotWe
     let name_start = i;
     // A name starts with a letter or digit and holds only those and `_` (SPEC.md): it
     // must end where a name ends, at white space, `"` or `]`.
-    let mut classes = NAME_CHAR;
-    while let Some(c) = at(i).map(class).filter(|c| c & NAME_END == 0) {
-        classes &= c;
-        i += 1;
-    }
-    if name_start == i || classes & NAME_CHAR == 0 || at(name_start) == Some(b'_') {
+    let rest = bytes.get(i..).unwrap_or_default();
+    i += rest
+        .iter()
+        .position(|&c| class(c) & NAME_CHAR == 0)
+        .unwrap_or(rest.len());
+    if name_start == i
+        || rest.first() == Some(&b'_')
+        || at(i).is_some_and(|c| class(c) & NAME_END == 0)
+    {
         return Err(NotWellFormed);
     }
     let name = Span::new(name_start, i);
