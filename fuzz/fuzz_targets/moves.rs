@@ -56,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
                 pos.play_unchecked(m);
             }
             None => {
-                let _ = notation::why_not_a_move(word);
+                let _ = notation::why_not_a_move(&String::from_utf8_lossy(word));
             }
         }
     }

@@ -6,7 +6,9 @@ use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::CodeArgs;
-use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
+use crate::output::pgn::{
+    MoveStyle, Movetext, move_text, ordered_tags, write_game, write_original,
+};
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
 use crate::rules::replay::movetext::{Step, walk};
@@ -28,7 +30,8 @@ use shakmaty::Position as _;
 /// pick the errors reported on stderr, as in `validate` (one left out does not make the
 /// exit code 1), not the games --skip-invalid skips. A PlyCount tag is
 /// rewritten to the main line's plies written. Games that cannot start (unsupported
-/// variant, invalid [FEN]) are reported and skipped. The termination marker and the
+/// variant, invalid [FEN]) are reported and written as their original text (decoded to
+/// UTF-8, PlyCount as it was); --skip-invalid leaves them out. The termination marker and the
 /// Result tag are R (the Result tag if it holds a result, else the marker found, else
 /// `*`); `--fix-results` replaces it where the final position decides the game, and
 /// `--add-opening` names the opening in the ECO and Opening tags (both change nothing
@@ -62,7 +65,8 @@ pub struct Args {
     #[arg(long, help_heading = "Output")]
     pub no_variations: bool,
 
-    /// Skip games whose main line has an error instead of writing them up to it. Any
+    /// Skip games whose main line has an error instead of writing them up to it, and
+    /// games that cannot start instead of writing their original text. Any
     /// error counts, reported or not: --select and --ignore do not change which games
     /// are skipped (as `validate --broken-out` judges games).
     #[arg(long, help_heading = "Output")]
@@ -95,8 +99,16 @@ Examples:
 /// What the writer needs of each game.
 struct Converted {
     report: GameReport,
-    /// Tags and movetext, or `None` when the game is not written.
-    game: Option<(Vec<(String, String)>, Movetext)>,
+    /// What is written of the game, if anything.
+    game: Option<Written>,
+}
+
+enum Written {
+    /// Tags and movetext, re-exported.
+    Converted(Vec<(String, String)>, Movetext),
+    /// A game that cannot start, as its original text, decoded (SPEC.md "convert
+    /// repairs").
+    Original(String),
 }
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -117,8 +129,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
         |_raw, converted| {
             errors.report(&converted.report)?;
-            if let Some((tags, movetext)) = &converted.game {
-                write_game(&mut output, tags, movetext)?;
+            match &converted.game {
+                Some(Written::Converted(tags, movetext)) => {
+                    write_game(&mut output, tags, movetext)?;
+                }
+                Some(Written::Original(text)) => write_original(&mut output, text.as_bytes())?,
+                None => {}
             }
             Ok(())
         },
@@ -143,7 +159,13 @@ fn convert_game(
     let writable = match report.status {
         Status::Ok => true,
         Status::Illegal => !args.skip_invalid,
-        Status::InvalidSetup | Status::UnsupportedVariant | Status::Unreadable => false,
+        Status::InvalidSetup | Status::UnsupportedVariant => {
+            // It cannot start: nothing to re-export, but nothing is lost either.
+            let game = (!args.skip_invalid)
+                .then(|| Written::Original(options.decoder.decode(&raw.bytes).into_owned()));
+            return Converted { report, game };
+        }
+        Status::Unreadable => false,
     };
     let start = start_position(&report.tags).ok().map(|(pos, _)| pos);
     let game = match (writable, start) {
@@ -170,7 +192,7 @@ fn convert_game(
             }
             let tags = ordered_tags(&pairs, result);
             movetext.push_result(result);
-            Some((tags, movetext))
+            Some(Written::Converted(tags, movetext))
         }
         _ => None,
     };

@@ -13,6 +13,7 @@ use crate::exit::ExitStatus;
 use crate::filter::Judged;
 use crate::filter::expr::{self, Field};
 use crate::output::Output;
+use crate::output::pgn::write_original;
 use crate::output::summary::thousands;
 use crate::pgn::RawGame;
 use crate::rules::GameReport;
@@ -24,7 +25,8 @@ use crate::stats::StatsRow;
 /// Each selected game is written exactly as it stands in the (decompressed) input, from
 /// its first byte through the line break that ends its last non-blank line, then one empty
 /// line in the game's own line ending: comments, variations, spellings and encoding are
-/// kept. Escape lines (`%`) and lines between games are not part of a game. Games come in
+/// kept (CR-only line ends too). Escape lines (`%`), lines between games and a file's
+/// byte-order mark are not part of a game. Games come in
 /// input order whatever --threads. The filters (--where, --reaches, --material, --dedupe)
 /// judge the games that --games/--shard pick. Exit 0 when the run completes, 2 on I/O
 /// errors (broken games are data here).
@@ -185,13 +187,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             }
         },
         |raw, split_value| match &mut games_out {
-            Games::One(out) => Ok(write_game(out, &raw.bytes)?),
+            Games::One(out) => Ok(write_original(out, &raw.bytes)?),
             Games::Count => Ok(()),
             Games::Split(split) => split.write(split_value.as_deref().unwrap_or(""), &raw.bytes),
         },
         |raw, first| {
             if let Some(out) = &mut duplicates_out {
-                write_game(out, &raw.bytes)?;
+                write_original(out, &raw.bytes)?;
             }
             if let (Some(csv), Some(first)) = (&mut duplicates_csv, first) {
                 csv.write_record([
@@ -271,38 +273,6 @@ enum Games {
     Split(SplitWriter),
 }
 
-/// A game's original text: its bytes through the line break that ends its last non-blank
-/// line (`\n` when the input ends without one), then one empty line in the game's own
-/// line ending (SPEC.md "select output").
-pub fn write_game(out: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
-    let Some(last) = bytes.iter().rposition(|b| !b.is_ascii_whitespace()) else {
-        return Ok(());
-    };
-    let rest = bytes.get(last + 1..).unwrap_or_default();
-    let spaces = rest
-        .iter()
-        .take_while(|b| **b == b' ' || **b == b'\t')
-        .count();
-    let after = rest.get(spaces..).unwrap_or_default();
-    let break_len = if after.starts_with(b"\r\n") {
-        2
-    } else {
-        usize::from(after.first().is_some_and(|b| *b == b'\n' || *b == b'\r'))
-    };
-    let crlf =
-        memchr::memchr(b'\n', bytes).is_some_and(|i| i > 0 && bytes.get(i - 1) == Some(&b'\r'));
-    let line_end: &[u8] = if crlf { b"\r\n" } else { b"\n" };
-    out.write_all(
-        bytes
-            .get(..last + 1 + spaces + break_len)
-            .unwrap_or_default(),
-    )?;
-    if break_len == 0 {
-        out.write_all(b"\n")?;
-    }
-    out.write_all(line_end)
-}
-
 /// `--split-by` / `--split-every`: each output file is written under a temporary name in
 /// DIR and renamed at the end, when no final name clashes with an existing file.
 struct SplitWriter {
@@ -370,7 +340,7 @@ impl SplitWriter {
         };
         self.in_last += 1;
         let writer = self.writer(index)?;
-        write_game(writer, bytes)
+        write_original(writer, bytes)
             .with_context(|| format!("cannot write into {}", self.dir.display()))
     }
 
@@ -495,7 +465,7 @@ pub fn file_name_of(value: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
-    use super::{file_name_of, write_game};
+    use super::file_name_of;
 
     #[test]
     fn file_names_keep_safe_bytes_only() {
@@ -508,15 +478,5 @@ mod tests {
         assert_eq!(file_name_of("../x"), "___x");
         assert_eq!(file_name_of("..a.b"), "__a.b");
         assert_eq!(file_name_of("a..b"), "a..b");
-    }
-
-    #[test]
-    fn games_end_with_their_line_break_and_one_empty_line() {
-        let mut out = Vec::new();
-        write_game(&mut out, b"1. e4 *  \r\n\r\n").unwrap();
-        assert_eq!(out, b"1. e4 *  \r\n\r\n");
-        let mut out = Vec::new();
-        write_game(&mut out, b"1. e4 *").unwrap();
-        assert_eq!(out, b"1. e4 *\n\n");
     }
 }

@@ -1,6 +1,5 @@
 //! `pgnkit validate`: replay every game's main line and report each finding.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
@@ -8,6 +7,7 @@ use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{CodeArgs, FindingFormat, FindingWriter, TextDetail};
+use crate::output::pgn::write_original;
 use crate::output::summary::RunFigures;
 use crate::rules::Severity;
 
@@ -153,7 +153,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 clean_out.as_mut()
             };
             if let Some(copy) = copy {
-                copy_game(copy, &raw.bytes)?;
+                write_original(copy, &raw.bytes)?;
             }
             for finding in &report.findings {
                 let severity = finding.severity();
@@ -181,20 +181,4 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
 fn open_copy(path: &Path) -> anyhow::Result<Output> {
     Output::create(Some(path))
-}
-
-/// A game's original bytes, with exactly one blank line after it so the copies read as
-/// a PGN file whatever the original had between games.
-fn copy_game(out: &mut Output, bytes: &[u8]) -> anyhow::Result<()> {
-    let end = bytes
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(0, |i| i + 1);
-    let game = bytes.get(..end).unwrap_or_default();
-    if game.is_empty() {
-        return Ok(());
-    }
-    out.write_all(game)?;
-    out.write_all(b"\n\n")?;
-    Ok(())
 }

@@ -1,9 +1,12 @@
 //! Line ends: a CR alone ends a line too (old Mac files), as LF and CRLF do. Such a
-//! stream is read with each lone CR turned into LF, so that the splitter, the chunker and
-//! line numbers see one kind of line end; CRLF stays as it is. Only a stream whose first
-//! buffer holds a lone CR is read this way: the others are handed through as they are.
+//! stream is read with each lone CR turned into `pgn::LONE_CR` (CR, CR, LF), so that the
+//! splitter, the chunker and line numbers see one kind of line end (LF) while `select`
+//! can still write the CR back; CRLF stays as it is. Only a stream whose first buffer
+//! holds a lone CR is read this way: the others are handed through as they are.
 
 use std::io::{self, BufRead, Read};
+
+use crate::pgn::LONE_CR;
 
 /// Whether `head` (the first bytes of a stream) holds a CR not followed by LF. A CR at its
 /// very end cannot be told, and does not count.
@@ -11,8 +14,8 @@ pub fn has_lone_cr(head: &[u8]) -> bool {
     memchr::memchr_iter(b'\r', head).any(|i| head.get(i + 1).is_some_and(|&next| next != b'\n'))
 }
 
-/// Reads `inner` as it is, or with every CR that is not followed by LF turned into LF
-/// when its first buffer holds a lone CR (and is not UTF-16/32, which the splitter reports).
+/// Reads `inner` as it is, or with every CR that is not followed by LF turned into
+/// `LONE_CR` when its first buffer holds a lone CR (and is not UTF-16/32, which the splitter reports).
 pub struct LineEnds<R> {
     inner: R,
     /// `None` until the first buffer has been looked at.
@@ -55,33 +58,34 @@ impl<R: BufRead> BufRead for LineEnds<R> {
             let input = self.inner.fill_buf()?;
             let Some(&last) = input.last() else {
                 if std::mem::take(&mut self.cr_pending) {
-                    self.buf.push(b'\n');
+                    self.buf.extend_from_slice(LONE_CR);
                     continue;
                 }
                 break;
             };
             if std::mem::take(&mut self.cr_pending) {
-                let cr = if input.first() == Some(&b'\n') {
-                    b'\r'
+                if input.first() == Some(&b'\n') {
+                    self.buf.push(b'\r');
                 } else {
-                    b'\n'
-                };
-                self.buf.push(cr);
+                    self.buf.extend_from_slice(LONE_CR);
+                }
             }
             let pending = last == b'\r';
             let body = input
                 .get(..input.len() - usize::from(pending))
                 .unwrap_or_default();
-            let start = self.buf.len();
-            self.buf.extend_from_slice(body);
+            let mut from = 0;
             for i in memchr::memchr_iter(b'\r', body) {
                 // Every CR of `body` has a byte after it in `input`.
-                if input.get(i + 1) != Some(&b'\n')
-                    && let Some(byte) = self.buf.get_mut(start + i)
-                {
-                    *byte = b'\n';
+                if input.get(i + 1) != Some(&b'\n') {
+                    self.buf
+                        .extend_from_slice(body.get(from..i).unwrap_or_default());
+                    self.buf.extend_from_slice(LONE_CR);
+                    from = i + 1;
                 }
             }
+            self.buf
+                .extend_from_slice(body.get(from..).unwrap_or_default());
             let used = input.len();
             self.inner.consume(used);
             self.cr_pending = pending;
@@ -125,18 +129,19 @@ mod tests {
 
     use super::{LineEnds, has_lone_cr};
 
-    /// Lone CRs become LF and CRLF stays, wherever the reads cut the stream (the first
-    /// read holds a lone CR from capacity 3 on).
+    /// Lone CRs become `LONE_CR` and CRLF stays, wherever the reads cut the stream (the
+    /// first read holds a lone CR from capacity 3 on); `restore_lone_crs` undoes it.
     #[test]
     fn lone_crs_become_line_feeds_across_reads() {
         let input = b"a\rb\r\nc\r\rd\r";
-        let expected = b"a\nb\r\nc\n\nd\n";
+        let expected = b"a\r\r\nb\r\nc\r\r\n\r\r\nd\r\r\n";
         for capacity in 3..=input.len() + 1 {
             let mut out = Vec::new();
             LineEnds::new(BufReader::with_capacity(capacity, &input[..]))
                 .read_to_end(&mut out)
                 .unwrap();
             assert_eq!(out, expected, "capacity {capacity}");
+            assert_eq!(crate::pgn::restore_lone_crs(&out), input);
         }
         let mut out = Vec::new();
         LineEnds::new(&b"a\r\nb\r"[..])

@@ -59,13 +59,14 @@ fn lan(pos: &Chess, m: Move) -> String {
 
 /// The tags in export order: the roster first (missing ones as `?`, Date as
 /// `????.??.??`, Result as `result`), then the others in input order. A repeated roster
-/// tag keeps its first value.
+/// tag keeps its last value (the one that counts, SPEC.md `tag.duplicate`).
 pub fn ordered_tags(pairs: &[(String, String)], result: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = ROSTER
         .iter()
         .map(|&name| {
             let value = pairs
                 .iter()
+                .rev()
                 .find(|(n, _)| n == name)
                 .map(|(_, v)| v.clone())
                 .unwrap_or_else(|| match name {
@@ -215,4 +216,76 @@ pub fn write_game(
 /// The castling mode a game from this position is played in (for UCI of castling moves).
 pub fn castling_mode(pos: &Chess) -> CastlingMode {
     pos.castles().mode()
+}
+
+/// A UTF-8 byte-order mark: a file's, never a game's (SPEC.md "select output").
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// A game's original text: its bytes through the line break that ends its last non-blank
+/// line (`\n` when the input ends without one), then one empty line in the game's own
+/// line ending, LF, CRLF or CR (SPEC.md "select output"). A lone CR, which the reader
+/// hands on as `LONE_CR`, is written back as the CR it was; a file's byte-order mark in
+/// front of the game is left out.
+pub fn write_original(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let restored;
+    let bytes = if memchr::memmem::find(bytes, crate::pgn::LONE_CR).is_some() {
+        restored = crate::pgn::restore_lone_crs(bytes);
+        &restored[..]
+    } else {
+        bytes
+    };
+    let Some(last) = bytes.iter().rposition(|b| !b.is_ascii_whitespace()) else {
+        return Ok(());
+    };
+    let rest = bytes.get(last + 1..).unwrap_or_default();
+    let spaces = rest
+        .iter()
+        .take_while(|b| **b == b' ' || **b == b'\t')
+        .count();
+    let after = rest.get(spaces..).unwrap_or_default();
+    let break_len = if after.starts_with(b"\r\n") {
+        2
+    } else {
+        usize::from(after.first().is_some_and(|b| *b == b'\n' || *b == b'\r'))
+    };
+    // The game's line ending: that of its first line.
+    let line_end: &[u8] = match memchr::memchr2(b'\r', b'\n', bytes) {
+        Some(i) if bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) == Some(&b'\n') => b"\r\n",
+        Some(i) if bytes.get(i) == Some(&b'\r') => b"\r",
+        _ => b"\n",
+    };
+    out.write_all(
+        bytes
+            .get(..last + 1 + spaces + break_len)
+            .unwrap_or_default(),
+    )?;
+    if break_len == 0 {
+        out.write_all(b"\n")?;
+    }
+    out.write_all(line_end)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::write_original;
+
+    #[test]
+    fn games_end_with_their_line_break_and_one_empty_line() {
+        for (game, written) in [
+            (&b"1. e4 *  \r\n\r\n"[..], &b"1. e4 *  \r\n\r\n"[..]),
+            (b"1. e4 *", b"1. e4 *\n\n"),
+            (b"\xef\xbb\xbf1. e4 *\n", b"1. e4 *\n\n"),
+            (
+                b"[Event \"A\"]\r\r\n\r\r\n1. e4 *\r\r\n",
+                b"[Event \"A\"]\r\r1. e4 *\r\r",
+            ),
+        ] {
+            let mut out = Vec::new();
+            write_original(&mut out, game).unwrap();
+            assert_eq!(out, written, "{:?}", String::from_utf8_lossy(game));
+        }
+    }
 }

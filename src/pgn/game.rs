@@ -4,6 +4,25 @@ use std::sync::Arc;
 
 use super::Span;
 
+/// How a lone CR line end (old Mac files) stands in a game's bytes: CR, CR, LF. The
+/// reader hands it on so (`input::line_ends`): the splitter sees a line end it knows (LF,
+/// after white space), and a writer of the original text gets the CR back
+/// (`restore_lone_crs`), which no other byte sequence of the input can be mistaken for.
+pub const LONE_CR: &[u8] = b"\r\r\n";
+
+/// A game's bytes with each `LONE_CR` turned back into the CR it was.
+pub fn restore_lone_crs(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut from = 0;
+    for at in memchr::memmem::find_iter(bytes, LONE_CR) {
+        out.extend_from_slice(bytes.get(from..at).unwrap_or_default());
+        out.push(b'\r');
+        from = at + LONE_CR.len();
+    }
+    out.extend_from_slice(bytes.get(from..).unwrap_or_default());
+    out
+}
+
 /// One game's bytes and the tokens the splitter found in them.
 #[derive(Debug, Clone)]
 pub struct RawGame {
@@ -125,6 +144,10 @@ pub enum InputProblemKind {
     BadTag,
     /// A `)` that closes no variation, or a `(` never closed.
     UnbalancedParenthesis,
+    /// A `}` that closes no comment.
+    UnbalancedBrace,
+    /// Lines between games that hold no PGN text (control characters, `0xFF`, ...).
+    StrayBytes,
     /// UTF-16 or UTF-32 input.
     UnsupportedEncoding,
     /// The game went past a documented limit (size, nesting).

@@ -8,6 +8,8 @@ mod game;
 mod span;
 mod text;
 
-pub use game::{InputProblem, InputProblemKind, RawGame, RawTag, Token, TokenKind};
+pub use game::{
+    InputProblem, InputProblemKind, LONE_CR, RawGame, RawTag, Token, TokenKind, restore_lone_crs,
+};
 pub use span::Span;
 pub use text::{TextDecoder, UnknownEncoding};

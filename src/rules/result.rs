@@ -103,6 +103,23 @@ impl GameResult {
         }
     }
 
+    /// Reads a termination marker, also as written loosely (`1/2`, an en dash for the
+    /// hyphen: SPEC.md `result.notation`).
+    pub fn parse_marker(text: &[u8]) -> Option<GameResult> {
+        match text {
+            b"1-0" => Some(GameResult::WhiteWins),
+            b"0-1" => Some(GameResult::BlackWins),
+            b"1/2-1/2" => Some(GameResult::Draw),
+            b"*" => Some(GameResult::Unknown),
+            _ => match std::str::from_utf8(text).ok()? {
+                "1–0" => Some(GameResult::WhiteWins),
+                "0–1" => Some(GameResult::BlackWins),
+                "1/2" | "½-½" | "½–½" | "1/2–1/2" => Some(GameResult::Draw),
+                _ => None,
+            },
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1-0",

@@ -80,11 +80,14 @@ fn error_in_the_main_line_is_written_up_to_it_or_skipped() {
 }
 
 #[test]
-fn games_that_cannot_start_are_reported_and_skipped() {
+fn games_that_cannot_start_are_reported_and_written_as_they_are_or_skipped() {
     let (code, stdout, stderr) = convert("[Variant \"Atomic\"]\n\n1. e4 *\n", &[]);
     assert_eq!(code, 1);
-    assert_eq!(stdout, "");
+    assert_eq!(stdout, "[Variant \"Atomic\"]\n\n1. e4 *\n\n");
     assert!(stderr.contains("setup.unsupported-variant"), "{stderr}");
+    let (code, stdout, _) = convert("[Variant \"Atomic\"]\n\n1. e4 *\n", &["--skip-invalid"]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "");
 }
 
 #[test]

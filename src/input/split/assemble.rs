@@ -7,6 +7,7 @@ use crate::pgn::{InputProblem, InputProblemKind, RawGame, Span, Token, TokenKind
 use super::lexer::lex_movetext;
 use super::lines::{
     first_significant, is_between_games, line_end, looks_like_tag_line, starts_game_after_marker,
+    stray_line,
 };
 use super::scan::find_byte;
 use super::skip::Skip;
@@ -68,7 +69,8 @@ impl State {
             // `[/pgn]` closes a forum wrapper: it ends the game before it.
             (b.has_movetext || b.finished) && first.is_some_and(|i| line.get(i + 1) != Some(&b'/'))
         } else {
-            b.finished && starts_game_after_marker(line, first)
+            // Stray bytes after the marker make no game: the finished game takes them.
+            b.finished && starts_game_after_marker(line, first) && stray_line(line).is_none()
         }
     }
 
@@ -157,8 +159,12 @@ impl State {
     /// game, if there is one yet, starts on a later line); returns its length.
     pub(super) fn skip_before_game(&mut self, rest: &[u8]) -> Option<usize> {
         let line = rest.get(..=find_byte(b'\n', rest)?)?;
-        if !is_between_games(line) {
+        if !is_between_games(line) && stray_line(line).is_none() {
             return None;
+        }
+        if !is_between_games(line) {
+            let line_no = self.next_line;
+            self.note_stray_before(line_no);
         }
         self.next_line += 1;
         self.bytes_read += line.len() as u64;
@@ -224,6 +230,21 @@ impl State {
         self.next_line += 1;
         self.bytes_read += len as u64;
         Some(len)
+    }
+
+    /// Before the first game: whether the line just read (whole, at the start of the
+    /// game's bytes, numbered `line_no`) is stray bytes, noted for the game that follows.
+    pub(super) fn stray_before_game(&mut self, line_no: u64) -> bool {
+        if stray_line(self.line_from(0)).is_none() {
+            return false;
+        }
+        self.note_stray_before(line_no);
+        true
+    }
+
+    fn note_stray_before(&mut self, line_no: u64) {
+        let first = self.stray_before.map_or(line_no, |(first, _)| first);
+        self.stray_before = Some((first, line_no));
     }
 
     /// Whether the current game holds anything yet (more than blank or escape lines); no
@@ -398,6 +419,42 @@ impl State {
             });
         }
         unbalanced_parentheses(&b, &mut game);
+        let stray_after = b
+            .stray
+            .filter(|&(_, _, eof_only)| !(at_eof && eof_only))
+            .map(|(first, last, _)| {
+                let line = |offset: u32| game.line + u64::from(offset);
+                (first, line(first), line(last))
+            });
+        let lines = |first: u64, last: u64| {
+            if first == last {
+                format!("line {first}")
+            } else {
+                format!("lines {first}-{last}")
+            }
+        };
+        // Before the first game the message must name the lines (it starts at the game's).
+        let stray_before = self
+            .stray_before
+            .take()
+            .map(|(first, last)| (0, format!("before this game, on {}", lines(first, last))));
+        let stray_after = stray_after.map(|(offset, first, last)| {
+            let upto = if first == last {
+                String::new()
+            } else {
+                format!(", to line {last}")
+            };
+            (offset, format!("after this game{upto}"))
+        });
+        for (offset, place) in stray_before.into_iter().chain(stray_after) {
+            game.problems.push(InputProblem {
+                kind: InputProblemKind::StrayBytes,
+                line: offset,
+                detail: format!(
+                    "stray bytes {place} (no PGN text: control characters, 0xFF, ...) make no game; skipped"
+                ),
+            });
+        }
         trim_between_games(&mut game);
         game.index = self.next_index;
         self.next_index += 1;
@@ -418,7 +475,7 @@ pub(super) fn trim_between_games(game: &mut RawGame) {
         let before = game.bytes.get(..end - 1).unwrap_or_default();
         let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
         let line = Span::new(start, end).of(&game.bytes);
-        if start < keep || !is_between_games(line) {
+        if start < keep || !(is_between_games(line) || stray_line(line).is_some()) {
             break;
         }
         end = start;
@@ -426,8 +483,9 @@ pub(super) fn trim_between_games(game: &mut RawGame) {
     game.bytes.truncate(end);
 }
 
-/// Reports `)` that closed no variation and, in a game read whole, variations never
-/// closed: the replay passes over both, so that no token goes unaccounted for.
+/// Reports `)` that closed no variation, `}` that closed no comment and, in a game read
+/// whole, variations never closed: the replay passes over them, so that no token goes
+/// unaccounted for.
 pub(super) fn unbalanced_parentheses(b: &Builder, game: &mut RawGame) {
     let (count, line) = b.unmatched_close;
     if count > 0 {
@@ -438,6 +496,19 @@ pub(super) fn unbalanced_parentheses(b: &Builder, game: &mut RawGame) {
         };
         game.problems.push(InputProblem {
             kind: InputProblemKind::UnbalancedParenthesis,
+            line,
+            detail,
+        });
+    }
+    let (count, line) = b.unmatched_brace;
+    if count > 0 {
+        let detail = if count == 1 {
+            "a `}` closes no comment; it is ignored".to_string()
+        } else {
+            format!("{count} `}}` close no comment; they are ignored")
+        };
+        game.problems.push(InputProblem {
+            kind: InputProblemKind::UnbalancedBrace,
             line,
             detail,
         });
@@ -508,6 +579,17 @@ pub(super) fn tokenise_line(
     let Some(first) = line.first else {
         return line_end(line.bytes, 0);
     };
+    if b.finished
+        && b.open_comment.is_none()
+        && let Some(eof_only) = stray_line(line.bytes)
+    {
+        // Stray bytes after the marker: no token, and `finish_current` reports them.
+        b.stray = Some(match b.stray {
+            Some((first, _, all)) => (first, line.offset, all && eof_only),
+            None => (line.offset, line.offset, eof_only),
+        });
+        return line_end(line.bytes, 0);
+    }
     let mut from = first;
     if b.open_comment.is_none() {
         match line.bytes.get(first) {

@@ -101,6 +101,8 @@ pub(super) fn lex_movetext(
                 match word {
                     b"1-0" | b"0-1" | b"1/2-1/2" => TokenKind::Result,
                     _ if digits == len => TokenKind::MoveNumber,
+                    // `1/2`, `1–0`: a marker written loosely (`result.notation`).
+                    _ if marker_len(word, false) == Some(len) => TokenKind::Result,
                     _ => TokenKind::Word,
                 }
             } else if cls & GLYPH_START != 0 {
@@ -114,6 +116,25 @@ pub(super) fn lex_movetext(
                 continue;
             } else {
                 TokenKind::Word
+            };
+            // The shortest move with a glued marker is `e41-0`: shorter words are passed.
+            let glued = if len >= 5
+                && kind == TokenKind::Word
+                && cls & DIGIT == 0
+                && may_end_in_marker(word)
+            {
+                marker_len(word, true).filter(|&marker| marker < len)
+            } else {
+                None
+            };
+            let (kind, len) = match glued {
+                // `Qh4#0-1`: the move, then the marker glued to it.
+                Some(marker) => {
+                    push(out.tokens, st.limit_hit, kind, i, i + len - marker);
+                    i += len - marker;
+                    (TokenKind::Result, marker)
+                }
+                None => (kind, len),
             };
             push(out.tokens, st.limit_hit, kind, i, i + len);
             i += len;
@@ -221,8 +242,15 @@ pub(super) fn lex_movetext(
                     Err(end) => return end,
                 }
             }
+            b'}' => {
+                // A `}` that closes no comment: ignored (`input.unbalanced-brace`).
+                let (count, first_line) = st.unmatched_brace;
+                let first_line = if count == 0 { line.offset } else { first_line };
+                st.unmatched_brace = (count.saturating_add(1), first_line);
+                i += 1;
+            }
             _ => {
-                // `}` outside a comment, a `[` in movetext.
+                // A `[` in movetext.
                 push(out.tokens, st.limit_hit, TokenKind::Word, i, i + 1);
                 i += 1;
             }
@@ -250,9 +278,57 @@ pub(super) fn could_be_glyph(word: &[u8]) -> bool {
     }
 }
 
+/// The termination markers as written loosely too: `1/2`, `½-½` and an en dash for the
+/// hyphen (`result.notation`).
+const MARKERS: [&str; 9] = [
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "½-½",
+    "1/2",
+    "1–0",
+    "0–1",
+    "1/2–1/2",
+    "½–½",
+];
+
+/// The length of the termination marker that `word` ends with: the whole word, or with
+/// `glued`, a marker glued to a move before it (`Qh4#0-1`, `R8xg20-1`: a rank is one
+/// digit and a check sign ends a SAN, so the move, of two bytes at least, ends in one of
+/// those; `1/2` is never read glued). `Skip` asks the same of the bytes it follows.
+#[cold]
+pub(in crate::input) fn marker_len(word: &[u8], glued: bool) -> Option<usize> {
+    if !may_end_in_marker(word) {
+        return None;
+    }
+    MARKERS.iter().map(|m| m.as_bytes()).find_map(|marker| {
+        let rest = word.strip_suffix(marker)?;
+        let glues = glued
+            && marker != b"1/2"
+            && rest.len() >= 2
+            && matches!(rest.last(), Some(b'1'..=b'8' | b'+' | b'#'));
+        (rest.is_empty() || glues).then_some(marker.len())
+    })
+}
+
+/// Every marker ends in `-0`, `-1`, `/2`, `–0`, `–1` or `½` (`0xc2 0xbd`), which no
+/// move does: the one test most words get, on their last byte (most moves end in a rank
+/// other than 1 or 2).
+#[inline(always)]
+pub(in crate::input) fn may_end_in_marker(word: &[u8]) -> bool {
+    match word {
+        [.., before, last @ (b'0' | b'1' | b'2' | 0xbd)] => matches!(
+            (before, last),
+            (b'-' | 0x93, b'0' | b'1') | (b'/', b'2') | (0xc2, 0xbd)
+        ),
+        _ => false,
+    }
+}
+
 /// The kind of a word that starts like a glyph or `½-½` (not with a digit).
 pub(super) fn classify_word(word: &[u8]) -> TokenKind {
-    if word == "½-½".as_bytes() {
+    // The markers that start like a glyph start with `½`.
+    if word.first() == Some(&0xc2) && marker_len(word, false) == Some(word.len()) {
         return TokenKind::Result;
     }
     if could_be_glyph(word) && GLYPHS.iter().any(|g| g.as_bytes() == word) {

@@ -50,6 +50,26 @@ pub(in crate::input) fn is_between_games(line: &[u8]) -> bool {
     first.is_none_or(|i| line.get(i) == Some(&b';')) || line.first() == Some(&b'%')
 }
 
+/// A line of stray bytes (SPEC.md `input.stray-bytes`): not blank, but holding no ASCII
+/// letter, digit, sign or PGN token character and no text (control characters, `0xFF`,
+/// bytes that are not UTF-8). Returns whether every such byte is a DOS end-of-file byte
+/// (`0x1A`), or `None` when the line is not stray.
+pub(in crate::input) fn stray_line(line: &[u8]) -> Option<bool> {
+    let text = line.get(..line_end(line, 0)).unwrap_or(line);
+    if text.iter().any(|b| (0x21..=0x7e).contains(b)) {
+        return None;
+    }
+    let is_blank = |c: char| c.is_whitespace() || c == '\u{feff}';
+    if let Ok(text) = std::str::from_utf8(text)
+        && text.chars().any(|c| !is_blank(c) && !c.is_control())
+    {
+        return None;
+    }
+    let mut stray = text.iter().filter(|&&b| !is_space(b)).peekable();
+    stray.peek()?;
+    Some(stray.all(|&b| b == 0x1a))
+}
+
 /// Whether a line (its first significant byte at `first`) after a game's termination
 /// marker starts the next game: anything but a blank line, an escape line or a `;`
 /// comment line (which belongs to no game).

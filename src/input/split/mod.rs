@@ -94,6 +94,9 @@ struct State {
     /// Games finished on a line that went on with the next games (`start_games_on_line`),
     /// handed on before anything else is read.
     queued: VecDeque<RawGame>,
+    /// Lines of stray bytes before the first game (their first and last line): reported
+    /// with that game.
+    stray_before: Option<(u64, u64)>,
 }
 
 /// The tokeniser's state for the game being assembled.
@@ -113,6 +116,11 @@ struct Builder {
     limit_hit: bool,
     /// `)` that closed no variation, and the line offset of the first.
     unmatched_close: (u32, u32),
+    /// `}` that closed no comment, and the line offset of the first.
+    unmatched_brace: (u32, u32),
+    /// Lines of stray bytes after the termination marker (`lines::stray_line`): the line
+    /// offsets of the first and the last, and whether they hold only `0x1A`.
+    stray: Option<(u32, u32, bool)>,
 }
 
 /// Where the tokens, tags and problems of a line go (the parts of a `RawGame` other than
@@ -164,6 +172,7 @@ impl<R: BufRead> Splitter<R> {
                 spare: Vec::new(),
                 skip: Skip::default(),
                 queued: VecDeque::new(),
+                stray_before: None,
             },
             at_start: starts_file,
             ends_file,
@@ -280,8 +289,12 @@ impl<R: BufRead> Splitter<R> {
             return Ok(self.state.finish_current(at_end));
         }
         self.state.next_line += 1;
-        let line = self.state.line_from(line_start);
-        if line_start == 0 && whole && !self.state.has_begun() && is_between_games(line) {
+        let between = is_between_games(self.state.line_from(line_start));
+        if line_start == 0
+            && whole
+            && !self.state.has_begun()
+            && (between || self.state.stray_before_game(line_no))
+        {
             // Before the first game: no part of it (`skip_before_game`).
             let next_line = self.state.next_line;
             if let Some(game) = self.state.game.as_mut() {
@@ -290,6 +303,7 @@ impl<R: BufRead> Splitter<R> {
             }
             return Ok(None);
         }
+        let line = self.state.line_from(line_start);
         let first = first_significant(line);
         let mut finished = None;
         let mut processed = None;

@@ -9,8 +9,10 @@ pub(in crate::input) const STOP: u8 = 2;
 pub(in crate::input) const DIGIT: u8 = 4;
 /// ... a byte that starts a glyph or `½-½` ...
 pub(in crate::input) const GLYPH_START: u8 = 8;
-/// ... and a byte that ends a tag name.
+/// ... a byte that ends a tag name ...
 pub(in crate::input) const NAME_END: u8 = 16;
+/// ... and a byte a tag name may hold: an ASCII letter or digit, or `_`.
+pub(in crate::input) const NAME_CHAR: u8 = 32;
 
 /// The class bits of every byte.
 #[allow(
@@ -29,7 +31,11 @@ pub(in crate::input) const CLASSES: [u8; 256] = {
             b'"' | b']' => NAME_END,
             _ => 0,
         };
-        table[byte] = class;
+        let name = match byte as u8 {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' => NAME_CHAR,
+            _ => 0,
+        };
+        table[byte] = class | name;
         byte += 1;
     }
     table

@@ -2,7 +2,12 @@
 //! bytes may come in pieces of any size), so that its termination marker still ends it.
 
 use super::Builder;
+use super::lexer::marker_len;
 use super::scan::{ends_word, is_space};
+
+/// The last bytes of a word that `Skip` keeps: enough for the longest termination marker
+/// (`1/2–1/2`, 9 bytes) and the two before it (a glued marker, `lex_movetext`).
+const WORD_KEPT: usize = 11;
 
 /// Follows the bytes of a game past its size limit without keeping them, so that its
 /// termination marker is seen: the lexer of `lex_movetext` reduced to what can end a game
@@ -11,11 +16,14 @@ use super::scan::{ends_word, is_space};
 #[derive(Default, Clone, Copy)]
 pub(super) struct Skip {
     mode: SkipMode,
-    /// The first bytes of the word being read, and its length: a result is at most 7 bytes.
-    word: [u8; 7],
+    /// The last `WORD_KEPT` bytes of the word being read (its first ones while it is
+    /// short), and its length.
+    word: [u8; WORD_KEPT],
     word_len: usize,
     /// The word so far is all digits (a move number when a `.` follows).
     digits: bool,
+    /// The word starts with a digit (no marker is glued to it).
+    first_digit: bool,
     /// The word started the line (after a byte-order mark the line has not started yet).
     word_starts_line: bool,
     /// In a tag line: inside a quoted value, and just after its `\\`.
@@ -88,6 +96,11 @@ impl Skip {
                 }
                 if let Some(slot) = self.word.get_mut(self.word_len) {
                     *slot = byte;
+                } else {
+                    self.word.copy_within(1.., 0);
+                    if let Some(last) = self.word.last_mut() {
+                        *last = byte;
+                    }
                 }
                 self.word_len = self.word_len.saturating_add(1);
                 self.digits &= byte.is_ascii_digit();
@@ -149,6 +162,7 @@ impl Skip {
                     self.mode = SkipMode::Word;
                     self.word_len = 0;
                     self.digits = true;
+                    self.first_digit = byte.is_ascii_digit();
                     self.word_starts_line = line_start;
                     return false;
                 }
@@ -204,10 +218,12 @@ impl Skip {
 
     /// A word ended: a result outside variations finishes the game.
     fn end_word(&self, b: &mut Builder) {
-        let result = matches!(
-            self.word.get(..self.word_len),
-            Some(b"1-0" | b"0-1" | b"1/2-1/2" | [0xc2, 0xbd, b'-', 0xc2, 0xbd])
-        );
+        let kept = self
+            .word
+            .get(..self.word_len.min(WORD_KEPT))
+            .unwrap_or_default();
+        // The whole word, or (not after a digit) a marker glued to a move.
+        let result = marker_len(kept, !self.first_digit).is_some();
         if result && b.depth == 0 {
             b.finished = true;
         }

@@ -1,10 +1,10 @@
 //! Tag pairs: `[Name "value"]` read as spans into the line, and a tag pair that is not
 //! well formed read as well as it can be, with what was wrong with it.
 
-use crate::pgn::{InputProblem, InputProblemKind, RawTag, Span};
+use crate::pgn::{InputProblem, InputProblemKind, RawTag, Span, TextDecoder};
 
 use super::lines::{first_significant, line_end};
-use super::scan::{NAME_END, bytes_equal, class, is_space};
+use super::scan::{NAME_CHAR, NAME_END, bytes_equal, class, is_space};
 use super::{Line, Out};
 
 /// Parses the tag pairs of a line from `start` (a `[`). Returns where movetext continues
@@ -29,7 +29,7 @@ pub(super) fn parse_tag_line(
                         line: line.offset,
                         detail: format!(
                             "the value of tag {} holds unescaped quotes",
-                            String::from_utf8_lossy(tag.name.of(bytes))
+                            TextDecoder::Auto.decode(tag.name.of(bytes))
                         ),
                     });
                 }
@@ -37,7 +37,9 @@ pub(super) fn parse_tag_line(
             }
             Err(NotWellFormed) => {
                 let BadTag { tag, next, defect } = repair_tag(bytes, i);
-                let shown = String::from_utf8_lossy(Span::new(i, next).of(bytes))
+                // Decoded as the tags are (UTF-8, else Latin-1): no U+FFFD in the message.
+                let shown = TextDecoder::Auto
+                    .decode(Span::new(i, next).of(bytes))
                     .trim_end()
                     .chars()
                     .take(60)
@@ -104,6 +106,12 @@ pub(super) struct BadTag {
 pub(super) enum TagDefect {
     #[error("no tag name")]
     NoName,
+    #[error(
+        "not a tag name (a name starts with a letter or digit and holds only letters, digits and `_`)"
+    )]
+    BadName,
+    #[error("text follows the closing quote of the value")]
+    TextAfterValue,
     #[error("no value")]
     NoValue,
     #[error("the value is not quoted")]
@@ -141,7 +149,7 @@ pub(super) fn repair_tag(bytes: &[u8], start: usize) -> BadTag {
         i += 1;
     }
     let name = Span::new(name_start, i);
-    let good_name = at(name_start).is_some_and(|c| c.is_ascii_alphabetic())
+    let good_name = at(name_start).is_some_and(|c| c.is_ascii_alphanumeric())
         && name
             .of(bytes)
             .iter()
@@ -152,10 +160,15 @@ pub(super) fn repair_tag(bytes: &[u8], start: usize) -> BadTag {
         memchr::memchr(b']', rest).map_or(end, |close| from + close + 1)
     };
     if !good_name {
+        let defect = if name.start == name.end {
+            TagDefect::NoName
+        } else {
+            TagDefect::BadName
+        };
         return BadTag {
             tag: None,
             next: skip_from(start + 1),
-            defect: TagDefect::NoName,
+            defect,
         };
     }
     while in_line_space(i) {
@@ -204,6 +217,17 @@ pub(super) fn repair_tag(bytes: &[u8], start: usize) -> BadTag {
                 }),
                 next: end,
                 defect,
+            };
+        }
+        // `[Site "Somewhere" %~<|>]`: the value ends at its last quote, text follows it.
+        if let Some(quote) = memchr::memrchr(b'"', Span::new(value_start, last).of(bytes)) {
+            return BadTag {
+                tag: Some(TagSpans {
+                    name,
+                    value: Span::new(value_start, value_start + quote),
+                }),
+                next: end,
+                defect: TagDefect::TextAfterValue,
             };
         }
         return BadTag {
@@ -263,10 +287,17 @@ pub(super) fn parse_one_tag(bytes: &[u8], start: usize) -> Result<TagPair, NotWe
         i += 1;
     }
     let name_start = i;
-    while at(i).is_some_and(|c| class(c) & NAME_END == 0) {
-        i += 1;
-    }
-    if name_start == i {
+    // A name starts with a letter or digit and holds only those and `_` (SPEC.md): it
+    // must end where a name ends, at white space, `"` or `]`.
+    let rest = bytes.get(i..).unwrap_or_default();
+    i += rest
+        .iter()
+        .position(|&c| class(c) & NAME_CHAR == 0)
+        .unwrap_or(rest.len());
+    if name_start == i
+        || rest.first() == Some(&b'_')
+        || at(i).is_some_and(|c| class(c) & NAME_END == 0)
+    {
         return Err(NotWellFormed);
     }
     let name = Span::new(name_start, i);

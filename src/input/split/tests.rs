@@ -350,6 +350,19 @@ fn the_two_lexers_agree_on_where_a_game_ends() {
         "1. e4 (((((\n)))) ) *\n",
         "{}{}}1-0{\n}\n",
         "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 {the Ruy Lopez} 4.Ba4 Nf6 5.O-O 1/2-1/2\n",
+        "1. f3 e5 2. g4 Qh4#0-1\n",
+        "1... R8xg20-1\n",
+        "Kf2½-½\n",
+        "Kf21/2-1/2\n",
+        "1. e4 1/2\n",
+        "1. e4 1–0\n",
+        "1. e4 ½–½\n",
+        "1. e4 1/2–1/2\n",
+        "+1-0\n",
+        "e41/2\n",
+        "121-0\n",
+        "1. e4 } 1-0\n",
+        "Nbd7xe5f6g7h8a1-0\n",
     ];
     for case in cases {
         let (by_lexer, by_skip) = endings(case.as_bytes());
@@ -402,6 +415,10 @@ fn the_two_lexers_agree_on_mixed_inputs() {
         "x",
         "-",
         "/",
+        "Qh4#",
+        "1/2",
+        "–",
+        "R8xg2",
     ];
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = || {

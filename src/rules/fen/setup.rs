@@ -21,8 +21,8 @@ pub fn variant_kind(variant: &str) -> Option<bool> {
         .flat_map(char::to_lowercase)
         .collect();
     match key.as_str() {
-        "" | "standard" | "normal" | "chess" | "fromposition" => Some(false),
-        "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc" => Some(true),
+        "" | "standard" | "normal" | "regular" | "chess" | "fromposition" => Some(false),
+        "chess960" | "chess-960" | "960" | "fischerandom" | "fischerrandom" | "frc" => Some(true),
         _ => None,
     }
 }

@@ -103,8 +103,16 @@ codes! {
         "A tag line is not [Name \"value\"]; pgnkit repaired or skipped it and replayed the moves.";
     InputUnbalancedParenthesis => "input.unbalanced-parenthesis", Warning,
         "A ) closes no variation, or a ( is never closed; pgnkit ignored or closed it.";
+    InputUnbalancedBrace => "input.unbalanced-brace", Warning,
+        "A } closes no comment; pgnkit ignored it and read on.";
+    InputStrayBytes => "input.stray-bytes", Warning,
+        "Lines between games hold no PGN text, only control characters or bytes such as 0xFF; they make no game and were skipped.";
+    InputEmptyVariation => "input.empty-variation", Warning,
+        "A variation holds no move before a nested variation or its end; it is ignored and the main line kept.";
     InputTruncated => "input.truncated", Warning,
         "The input ends in the middle of this game; the moves read are kept.";
+    ResultNotation => "result.notation", Info,
+        "The termination marker is written loosely (1/2, an en dash, ½-½, or glued to the last move) and was read as the marker it means.";
     SanNotation => "san.notation", Info,
         "The move is not written in standard SAN (a capture without x, an x on no capture, more disambiguation than needed, long algebraic, ...) but means exactly one move; the message gives the standard form.";
     SanCheckSuffix => "san.check-suffix", Info,

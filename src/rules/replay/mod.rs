@@ -325,10 +325,18 @@ impl Replay<'_> {
         let mut stopped = false;
         // The first termination marker outside variations, found on the way.
         let mut marker = None;
+        // Variations that hold no move: how many, and the token of the first.
+        let mut empty_variations: Option<(u32, usize)> = None;
         let mut i = 0;
         while let Some(token) = raw.tokens.get(i) {
             match token.kind {
-                TokenKind::VariationStart => depth += 1,
+                TokenKind::VariationStart => {
+                    depth += 1;
+                    if self.is_empty_variation(i) {
+                        let (count, _) = empty_variations.get_or_insert((0, i));
+                        *count = count.saturating_add(1);
+                    }
+                }
                 TokenKind::VariationEnd => depth = depth.saturating_sub(1),
                 TokenKind::Word if depth == 0 => match self.play_token(i, visitor) {
                     Some(_) if visitor.decided() => break,
@@ -340,6 +348,7 @@ impl Replay<'_> {
                 },
                 TokenKind::Result if depth == 0 && marker.is_none() => {
                     marker = Some(self.marker_of(token));
+                    self.loose_marker(i);
                 }
                 TokenKind::Comment
                     if self.options.figures
@@ -352,6 +361,9 @@ impl Replay<'_> {
                 _ => {}
             }
             i += 1;
+        }
+        if let Some((count, first)) = empty_variations {
+            self.empty_variations_finding(count, first);
         }
         let marker = match marker {
             Some(found) => found,
@@ -390,9 +402,8 @@ impl Replay<'_> {
         let san = self
             .played
             .last()
-            .map(|played| String::from_utf8_lossy(self.raw.text(played.token)))
-            .unwrap_or_default()
-            .into_owned();
+            .map(|played| self.written(self.raw.text(played.token)))
+            .unwrap_or_default();
         for written in &found.bad {
             self.report.findings.push(Finding {
                 code: Code::CommentBadAnnotation,
@@ -401,7 +412,7 @@ impl Replay<'_> {
                 san: san.clone(),
                 message: format!(
                     "`{}` after this move cannot be read (`[%clk H:MM:SS]`, `[%eval 0.17]`, `[%eval #-2]`); passed over",
-                    String::from_utf8_lossy(written)
+                    self.written(written)
                 ),
                 fen: fen_of(&before),
                 move_line: self.raw.token_line(token),
@@ -454,7 +465,86 @@ impl Replay<'_> {
     }
 
     fn marker_of(&self, token: &Token) -> Option<GameResult> {
-        GameResult::parse(&String::from_utf8_lossy(self.raw.token_text(token)))
+        GameResult::parse_marker(self.raw.token_text(token))
+    }
+
+    /// `input.empty-variation`: whether the variation opened at `index` holds no move
+    /// before a nested variation or its end (`((1... c5))`, `()`); comments, NAGs and move
+    /// numbers are no move. The main line goes on as if it were not there.
+    fn is_empty_variation(&self, index: usize) -> bool {
+        let next = self.raw.tokens.iter().skip(index + 1).find(|t| {
+            !matches!(
+                t.kind,
+                TokenKind::Comment | TokenKind::Nag | TokenKind::Glyph | TokenKind::MoveNumber
+            )
+        });
+        next.is_some_and(|t| matches!(t.kind, TokenKind::VariationStart | TokenKind::VariationEnd))
+    }
+
+    /// One `input.empty-variation` finding for the game (a million `()` must not make a
+    /// million findings): how many, and the line of the first.
+    fn empty_variations_finding(&mut self, count: u32, first: usize) {
+        let Some(open) = self.raw.tokens.get(first) else {
+            return;
+        };
+        let line = self.raw.token_line(open);
+        let what = if count == 1 {
+            "a variation holds".to_string()
+        } else {
+            format!("{count} variations hold")
+        };
+        self.report.findings.push(Finding {
+            code: Code::InputEmptyVariation,
+            ply: self.report.plies,
+            move_text: String::new(),
+            san: String::new(),
+            message: format!(
+                "line {line}: {what} no move before a nested variation or its end (`((`, `()`); ignored, the main line is kept"
+            ),
+            fen: fen_of(&self.pos),
+            move_line: line,
+        });
+    }
+
+    /// `result.notation`: the marker at `index` (the game's) written loosely, or glued
+    /// to the move before it.
+    fn loose_marker(&mut self, index: usize) {
+        let raw = self.raw;
+        let Some(token) = raw.tokens.get(index) else {
+            return;
+        };
+        let text = raw.token_text(token);
+        let glued_to = index
+            .checked_sub(1)
+            .and_then(|i| raw.tokens.get(i))
+            .filter(|before| before.kind == TokenKind::Word && before.span.end == token.span.start);
+        let canonical = matches!(text, b"1-0" | b"0-1" | b"1/2-1/2" | b"*");
+        if canonical && glued_to.is_none() {
+            return;
+        }
+        let Some(result) = GameResult::parse_marker(text) else {
+            return;
+        };
+        let written = self.written(text);
+        let mut message = format!(
+            "`{written}` read as the termination marker {}",
+            result.as_str()
+        );
+        if let Some(before) = glued_to {
+            message.push_str(&format!(
+                " (glued to the move `{}`)",
+                self.written(raw.token_text(before))
+            ));
+        }
+        self.report.findings.push(Finding {
+            code: Code::ResultNotation,
+            ply: self.report.plies,
+            move_text: String::new(),
+            san: written,
+            message,
+            fen: fen_of(&self.pos),
+            move_line: raw.token_line(token),
+        });
     }
 
     /// R of SPEC.md, from the Result tag and the termination marker.
@@ -470,6 +560,11 @@ impl Replay<'_> {
         let token = raw.tokens.get(index)?;
         if let Some((m, suffix)) = plain_move(&self.pos, self.in_check, raw, index, self.options) {
             self.play(m, suffix, None, token, visitor);
+            return Some(0);
+        }
+        if let [sign @ (b'+' | b'#')] = raw.token_text(token)
+            && self.check_sign_apart(index, *sign)
+        {
             return Some(0);
         }
         let (start, played) = (&self.start, &self.played);
@@ -590,6 +685,82 @@ impl Replay<'_> {
         }
     }
 
+    /// `Bxc6 +`, `Qh4 #`: a lone check sign right after the move just played (written
+    /// without one) is that move's sign: `san.notation` when it is right, else
+    /// `san.check-suffix` in place of the one `play` gave for the missing sign. Returns
+    /// false when the token is not such a sign (it is then read as a move, and fails).
+    fn check_sign_apart(&mut self, index: usize, sign: u8) -> bool {
+        let raw = self.raw;
+        let (Some(move_token), Some(token)) = (
+            index.checked_sub(1).and_then(|i| raw.tokens.get(i)),
+            raw.tokens.get(index),
+        ) else {
+            return false;
+        };
+        let move_text = raw.token_text(move_token);
+        if move_token.kind != TokenKind::Word
+            || self.played.last().map(|p| p.token) != Some(move_token.span)
+            || matches!(move_text.last(), Some(b'+' | b'#'))
+        {
+            return false;
+        }
+        let written = Some(if sign == b'#' {
+            Suffix::Checkmate
+        } else {
+            Suffix::Check
+        });
+        let actual = if !self.in_check {
+            None
+        } else if self.pos.is_checkmate() {
+            Some(Suffix::Checkmate)
+        } else {
+            Some(Suffix::Check)
+        };
+        let plies = self.report.plies;
+        if let Some(last) = self.report.findings.last()
+            && last.code == Code::SanCheckSuffix
+            && last.ply == plies
+        {
+            self.report.findings.pop();
+        }
+        let before = self.position_before_last_move();
+        let san = format!("{} {}", self.written(move_text), char::from(sign));
+        let (code, message) = if written == actual {
+            let Some(&Played { mv, .. }) = self.played.last() else {
+                return false;
+            };
+            let standard = SanPlus::from_move(before.clone(), mv);
+            (
+                Code::SanNotation,
+                format!("read as {standard} (a check sign written apart from its move)"),
+            )
+        } else {
+            let name = |s: Option<Suffix>| match s {
+                Some(Suffix::Check) => "`+`",
+                Some(Suffix::Checkmate) => "`#`",
+                None => "no suffix",
+            };
+            (
+                Code::SanCheckSuffix,
+                format!(
+                    "written with {} (apart from the move) but the move calls for {}",
+                    name(written),
+                    name(actual)
+                ),
+            )
+        };
+        self.report.findings.push(Finding {
+            code,
+            ply: plies,
+            move_text: move_label(&before, &san),
+            san,
+            message,
+            fen: fen_of(&before),
+            move_line: raw.token_line(token),
+        });
+        true
+    }
+
     /// Names the opening: the last position of the main line found in the data set.
     fn name_opening(&mut self) {
         let Some(book) = self.openings else {
@@ -624,17 +795,21 @@ impl Replay<'_> {
         actual: Option<Suffix>,
     ) {
         // The finding is about the move just played: report it at its own ply and position.
+        let text = self.written(self.raw.token_text(token));
         let name = |s: Option<Suffix>| match s {
             Some(Suffix::Check) => "`+`",
             Some(Suffix::Checkmate) => "`#`",
             None => "no suffix",
         };
+        // The sign as written: `++`, `†`, `‡` are read as `#`, `+`, `#`.
+        let written_name = ["++", "†", "‡"]
+            .into_iter()
+            .find(|sign| written.is_some() && text.ends_with(sign))
+            .map_or_else(|| name(written).to_string(), |sign| format!("`{sign}`"));
         let message = format!(
-            "written with {} but the move calls for {}",
-            name(written),
+            "written with {written_name} but the move calls for {}",
             name(actual)
         );
-        let text = String::from_utf8_lossy(self.raw.token_text(token)).into_owned();
         let ply = self.report.plies;
         self.report.findings.push(Finding {
             code: Code::SanCheckSuffix,
@@ -664,7 +839,7 @@ impl Replay<'_> {
 
     /// A finding about the move `token` in the current position (before it is played).
     fn move_finding(&mut self, code: Code, token: &Token, message: String) {
-        let text = String::from_utf8_lossy(self.raw.token_text(token)).into_owned();
+        let text = self.written(self.raw.token_text(token));
         self.report.findings.push(Finding {
             code,
             ply: self.report.plies + 1,
@@ -674,6 +849,12 @@ impl Replay<'_> {
             fen: fen_of(&self.pos),
             move_line: self.raw.token_line(token),
         });
+    }
+
+    /// A token's text as written, decoded as the tags are (Latin-1 bytes as their
+    /// letters, not U+FFFD).
+    fn written(&self, bytes: &[u8]) -> String {
+        self.options.decoder.decode(bytes).into_owned()
     }
 
     /// A finding about the whole game, at the last ply replayed.
@@ -765,6 +946,8 @@ fn problem_code(kind: InputProblemKind) -> Code {
         InputProblemKind::Unreadable => Code::InputUnreadable,
         InputProblemKind::BadTag => Code::InputBadTag,
         InputProblemKind::UnbalancedParenthesis => Code::InputUnbalancedParenthesis,
+        InputProblemKind::UnbalancedBrace => Code::InputUnbalancedBrace,
+        InputProblemKind::StrayBytes => Code::InputStrayBytes,
         InputProblemKind::UnsupportedEncoding => Code::InputUnsupportedEncoding,
         InputProblemKind::LimitExceeded => Code::InputLimitExceeded,
     }

@@ -59,6 +59,8 @@ struct Line {
     broken: bool,
     /// Plies played from the game's start to `pos`.
     plies: u32,
+    /// The token of the last move played on this line.
+    last_token: Option<usize>,
 }
 
 impl Line {
@@ -69,6 +71,7 @@ impl Line {
             before_last: None,
             broken: false,
             plies: 0,
+            last_token: None,
         }
     }
 }
@@ -131,6 +134,16 @@ impl Iterator for Walk<'_> {
             }
             match token.kind {
                 TokenKind::Word => {
+                    // `Bxc6 +`: a check sign apart from the move just played belongs to it.
+                    if matches!(raw.token_text(token), [b'+' | b'#'])
+                        && line.last_token.is_some_and(|last| last + 1 == index)
+                        && index
+                            .checked_sub(1)
+                            .and_then(|i| raw.tokens.get(i))
+                            .is_some_and(|t| !matches!(raw.token_text(t).last(), Some(b'+' | b'#')))
+                    {
+                        continue;
+                    }
                     if !main_line && let Some(step) = pass_in_analysis(raw, index, line) {
                         return Some(step);
                     }
@@ -187,7 +200,7 @@ fn play(
     let text = raw
         .tokens
         .get(index)
-        .map(|t| String::from_utf8_lossy(raw.token_text(t)).into_owned())
+        .map(|t| options.decoder.decode(raw.token_text(t)).into_owned())
         .unwrap_or_default();
     let (read, extra) = read_move(&line.pos, || line.history.clone(), raw, index, options);
     let step = match read {
@@ -200,6 +213,7 @@ fn play(
             line.pos.play_unchecked(m);
             line.history.cross_check(&line.pos);
             line.plies = ply;
+            line.last_token = Some(index);
             Step::Move {
                 before,
                 m,

@@ -198,8 +198,17 @@ fn nonstandard(pos: &Chess, text: &[u8]) -> Option<Reading> {
     let san = if let Some(side) = zeros_castling(body) {
         whys.push("castling written with zeros");
         San::Castle(side)
+    } else if let Some(side) = lowercase_castling(body) {
+        whys.push("castling written in lower case");
+        San::Castle(side)
     } else if let Ok(san) = San::from_ascii(body) {
-        san
+        if over_specified_pawn(san) {
+            // `h5xf7++`: as for `h5xf7#`, the board says which piece stands on h5.
+            whys.push("long algebraic or UCI notation");
+            long_algebraic(pos, body).unwrap_or(san)
+        } else {
+            san
+        }
     } else if let Some(san) = promotion_without_equals(body) {
         whys.push("a promotion written without `=`");
         san
@@ -248,6 +257,15 @@ fn zeros_castling(body: &[u8]) -> Option<CastlingSide> {
     match body {
         b"0-0" => Some(CastlingSide::KingSide),
         b"0-0-0" => Some(CastlingSide::QueenSide),
+        _ => None,
+    }
+}
+
+/// `o-o`, `o-o-o`: castling with lower-case letters.
+fn lowercase_castling(body: &[u8]) -> Option<CastlingSide> {
+    match body {
+        b"o-o" => Some(CastlingSide::KingSide),
+        b"o-o-o" => Some(CastlingSide::QueenSide),
         _ => None,
     }
 }
@@ -348,11 +366,8 @@ fn square(text: &[u8]) -> Option<Square> {
 }
 
 /// Why a token that means no move was rejected.
-pub fn why_not_a_move(text: &[u8]) -> String {
-    format!(
-        "`{}` is not a move in standard algebraic notation",
-        String::from_utf8_lossy(text)
-    )
+pub fn why_not_a_move(text: &str) -> String {
+    format!("`{text}` is not a move in standard algebraic notation")
 }
 
 /// A SAN that names no legal move as written, with its capture marker mended where the

@@ -119,7 +119,7 @@ pub(crate) fn read_move(
     }
     let text = owned.as_deref().unwrap_or(text);
     let Some(reading) = notation::read(pos, text, options.piece_letters) else {
-        let message = notation::why_not_a_move(text);
+        let message = notation::why_not_a_move(&options.decoder.decode(text));
         return (
             Read::Fail {
                 code: Code::MoveSyntax,

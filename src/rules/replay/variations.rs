@@ -22,7 +22,7 @@ pub fn check(raw: &RawGame, start: &Chess, options: &ReplayOptions) -> Vec<Findi
                    first: &Option<String>| {
         let token = raw.tokens.get(token);
         let text = token
-            .map(|t| String::from_utf8_lossy(raw.token_text(t)).into_owned())
+            .map(|t| options.decoder.decode(raw.token_text(t)).into_owned())
             .unwrap_or_default();
         let label = move_label(before, &text);
         Finding {
@@ -69,7 +69,7 @@ pub fn check(raw: &RawGame, start: &Chess, options: &ReplayOptions) -> Vec<Findi
                     let text = raw
                         .tokens
                         .get(token)
-                        .map(|t| String::from_utf8_lossy(raw.token_text(t)).into_owned())
+                        .map(|t| options.decoder.decode(raw.token_text(t)).into_owned())
                         .unwrap_or_default();
                     *first = Some(move_label(&before, &text));
                 }

@@ -23,7 +23,7 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
             found.push((
                 Code::TagDuplicate,
                 format!(
-                    "[{name}] appears more than once (two games merged by a missing blank line?); the first value is used"
+                    "[{name}] appears more than once (two games merged by a missing blank line, or a header-only record before the game?); the last value, nearest the movetext, is used"
                 ),
             ));
         }

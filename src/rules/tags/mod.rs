@@ -13,7 +13,7 @@ pub struct Tags {
     text: String,
     spans: Vec<TagText>,
     /// For a game of many tags, the spans' indices sorted by name (stable, so the first
-    /// of a name comes first): `get` searches it instead of every tag, which would make
+    /// of a name comes first, the last last): `get` searches it instead of every tag, which would make
     /// a finding per tag cost the square of the tags. Empty for ordinary games.
     by_name: Vec<u32>,
 }
@@ -118,7 +118,8 @@ impl Tags {
         self.spans.is_empty()
     }
 
-    /// The value of the first tag with this name (names are case-sensitive, as in PGN).
+    /// The value of the last tag with this name (names are case-sensitive, as in PGN): of
+    /// a duplicated tag, the one nearest the movetext counts (SPEC.md `tag.duplicate`).
     pub fn get(&self, name: &str) -> Option<&str> {
         // Names compared as bytes: no character-boundary checks for the tags passed over.
         let text = self.text.as_bytes();
@@ -126,14 +127,16 @@ impl Tags {
         let &TagText { name_end, end, .. } = if self.by_name.is_empty() {
             self.spans
                 .iter()
+                .rev()
                 .find(|tag| name_of(tag) == name.as_bytes())?
         } else {
             let span_at = |i: &u32| self.spans.get(*i as usize);
-            let first = self
+            // Past the last of the name (the sort is stable: input order within a name).
+            let past = self
                 .by_name
-                .partition_point(|i| span_at(i).map_or(&[][..], name_of) < name.as_bytes());
-            self.by_name
-                .get(first)
+                .partition_point(|i| span_at(i).map_or(&[][..], name_of) <= name.as_bytes());
+            past.checked_sub(1)
+                .and_then(|last| self.by_name.get(last))
                 .and_then(span_at)
                 .filter(|tag| name_of(tag) == name.as_bytes())?
         };

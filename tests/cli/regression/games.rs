@@ -330,3 +330,182 @@ fn escape_and_comment_lines_after_a_game_are_not_part_of_it() {
         "[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 d5 0-1\n\n"
     );
 }
+
+// Games added, lost or given another game's data (issue 27, items 8-10 and 12).
+
+/// A header-only record before the game: the first values won, so a game that ends
+/// `Qh4# 0-1` got `?` for its players and `*` for its result.
+#[test]
+fn the_last_value_of_a_duplicated_tag_counts() {
+    let pgn = concat!(
+        "[Event \"Batch 2690\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n",
+        "[Event \"Club\"]\n[White \"Anna\"]\n[Black \"Ben\"]\n[Result \"0-1\"]\n\n",
+        "1. f3 e5 2. g4 Qh4# 0-1\n",
+    );
+    let (_, stdout, _) = run(&["stats", "-q", "-"], pgn);
+    let rows = rows_of(&stdout);
+    assert_eq!(rows.len(), 1, "{stdout}");
+    for (column, value) in [
+        ("event", "Club"),
+        ("white", "Anna"),
+        ("black", "Ben"),
+        ("result", "0-1"),
+        ("result_consistent", "true"),
+    ] {
+        assert_eq!(rows[0][column], value, "{column}");
+    }
+    let found = findings_of(pgn, &[]);
+    assert!(
+        found.iter().all(|f| f["code"] == "tag.duplicate"
+            && f["message"].as_str().unwrap().contains("last value")),
+        "{found:?}"
+    );
+    let (_, converted, _) = run(&["convert", "-q", "-"], pgn);
+    assert!(converted.starts_with("[Event \"Club\"]\n"), "{converted}");
+    assert!(converted.contains("[White \"Anna\"]\n"), "{converted}");
+    assert!(converted.contains("[Result \"0-1\"]\n"), "{converted}");
+}
+
+/// Runs pgnkit with `args` and `stdin` bytes, returning (exit code, stdout, stderr).
+fn run_bytes(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let output = pgnkit()
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A DOS end-of-file byte or a stray `0xFF` after the last game became a game of its own
+/// (`move.syntax`, exit 1).
+#[test]
+fn stray_bytes_between_games_make_no_game() {
+    let game_a = b"[Event \"A\"]\n\n1. e4 e5 1-0\n".to_vec();
+    let game_b = b"[Event \"B\"]\n\n1. d4 d5 0-1\n".to_vec();
+    // A lone 0x1A at the very end: not a word.
+    for tail in [&b"\x1a"[..], b"\x1a\n", b"\r\n\x1a"] {
+        let pgn = [game_a.clone(), tail.to_vec()].concat();
+        assert_eq!(
+            games_of(&pgn, &[]),
+            vec![game(1, 1, "A", "1-0", 2)],
+            "{tail:?}"
+        );
+        let (code, stdout, _) = run_bytes(&["validate", "-q", "--format", "jsonl", "-"], &pgn);
+        assert_eq!((code, stdout.as_str()), (0, ""), "{tail:?}");
+    }
+    // Other stray bytes: a warning on the game before them, naming the line.
+    let pgn = [
+        game_a.clone(),
+        b"\xff\n\x01\x02\n\n".to_vec(),
+        game_b.clone(),
+    ]
+    .concat();
+    assert_eq!(
+        games_of(&pgn, &[]),
+        vec![game(1, 1, "A", "1-0", 2), game(2, 7, "B", "0-1", 2)]
+    );
+    let (code, stdout, _) = run_bytes(&["validate", "-q", "--format", "jsonl", "-"], &pgn);
+    assert_eq!(code, 0, "{stdout}");
+    let found: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(found.len(), 1, "{stdout}");
+    assert_eq!(found[0]["code"], "input.stray-bytes");
+    assert_eq!(found[0]["game"], 1);
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("line 4: ") && message.contains("to line 5"),
+        "{message}"
+    );
+    // At the start of a file: the warning belongs to the next game.
+    let pgn = [b"\xff\n".to_vec(), game_a.clone()].concat();
+    assert_eq!(games_of(&pgn, &[]), vec![game(1, 2, "A", "1-0", 2)]);
+    let (_, stdout, _) = run_bytes(&["validate", "-q", "--format", "jsonl", "-"], &pgn);
+    assert!(
+        stdout.contains("input.stray-bytes") && stdout.contains("on line 1"),
+        "{stdout}"
+    );
+    // `select` writes no stray byte, and the split is the same at any thread count.
+    let pgn = [
+        game_a.clone(),
+        b"\xff\n".to_vec(),
+        game_b.clone(),
+        b"\x1a".to_vec(),
+    ]
+    .concat();
+    let (_, selected, _) = run_bytes(&["select", "-q", "-"], &pgn);
+    assert_eq!(
+        selected,
+        "[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 d5 0-1\n\n"
+    );
+    let unit = [game_a, b"\xff\n".to_vec(), game_b, b"\x1a\n".to_vec()].concat();
+    same_games_at_any_thread_count(&unit, 2);
+}
+
+/// `[%~<|> "x"]` was accepted and written back by convert as invalid PGN; in
+/// `[Site "Somewhere" %~<|>]` the warning said the quote was missing and the value held
+/// the rest of the line.
+#[test]
+fn a_tag_name_that_is_not_a_name_is_skipped_and_text_after_a_value_is_left_out() {
+    let pgn =
+        "[Event \"E\"]\n[%~<|> \"x\"]\n[Site \"Somewhere\" %~<|>]\n[1a_B \"ok\"]\n\n1. e4 *\n";
+    let found = findings_of(pgn, &[]);
+    let messages: Vec<&str> = found
+        .iter()
+        .map(|f| {
+            assert_eq!(f["code"], "input.bad-tag", "{found:?}");
+            f["message"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].contains("skipped") && messages[0].contains("tag name"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].contains("text follows the closing quote"),
+        "{messages:?}"
+    );
+    let (_, stdout, _) = run(&["stats", "-q", "-"], pgn);
+    assert_eq!(rows_of(&stdout)[0]["site"], "Somewhere");
+    let (_, converted, _) = run(&["convert", "-q", "-"], pgn);
+    assert!(!converted.contains("%~<|>"), "{converted}");
+    assert!(converted.contains("[Site \"Somewhere\"]\n"), "{converted}");
+    assert!(converted.contains("[1a_B \"ok\"]\n"), "{converted}");
+}
+
+/// `select` wrote CR-only line ends as LF, and a file's BOM in front of its first game
+/// (so in mid-stream when several BOM files were selected).
+#[test]
+fn select_keeps_cr_line_ends_and_leaves_the_bom_out() {
+    let (_dir, mac) = temp_file("mac.pgn", MAC);
+    let output = pgnkit()
+        .args(["select", "-q", mac.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.stdout,
+        b"[Event \"A\"]\r[Site \"a\"]\r\r1. e4 e5 1-0\r\r[Event \"B\"]\r\r1. d4 d5 0-1\r\r[Event \"C\"]\r\r1. c4 *\r\r"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for name in ["a.pgn", "b.pgn"] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, b"\xef\xbb\xbf[Event \"A\"]\n\n1. e4 *\n").unwrap();
+        paths.push(path.to_str().unwrap().to_string());
+    }
+    let output = pgnkit()
+        .args(["select", "-q"])
+        .args(&paths)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.stdout,
+        b"[Event \"A\"]\n\n1. e4 *\n\n[Event \"A\"]\n\n1. e4 *\n\n"
+    );
+}

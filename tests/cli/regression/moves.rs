@@ -220,3 +220,242 @@ fn convert_keeps_nags_past_255_as_written() {
     assert_eq!(code, 0);
     assert!(stdout.contains("1. e4 $256 e5 $999 $1 *"), "{stdout}");
 }
+
+// Archive habits read as their writers meant (issue 27, items 1-6, 11 and 13).
+
+/// The (code, ply, san) of every finding at level info, roster infos left out.
+fn infos(pgn: &str) -> Vec<(String, u64, String)> {
+    findings_of(pgn, &["--level", "info"])
+        .iter()
+        .filter(|f| f["code"] != "tag.missing-roster")
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["ply"].as_u64().unwrap(),
+                f["san"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The plies and status `stats` gives the first game of `pgn`.
+fn plies_and_status(pgn: &str) -> (String, String) {
+    let (_, stdout, _) = run(&["stats", "-q", "-"], pgn);
+    let rows = rows_of(&stdout);
+    (rows[0]["plies"].clone(), rows[0]["status"].clone())
+}
+
+/// `4. Bxc6 + dxc6` stopped the replay at the `+` (move.syntax); the sign is the move's.
+#[test]
+fn a_check_sign_written_apart_from_its_move_belongs_to_the_move() {
+    let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Nxe5 Qd4 6. Nf3 Qxe4 + 7. Qe2 *\n";
+    assert_eq!(plies_and_status(pgn), ("13".into(), "ok".into()));
+    assert_eq!(
+        infos(pgn),
+        [("san.notation".to_string(), 12, "Qxe4 +".to_string())]
+    );
+    let mate = "1. f3 e5 2. g4 Qh4 # 0-1\n";
+    assert_eq!(plies_and_status(mate), ("4".into(), "ok".into()));
+    let found = findings_of(mate, &["--level", "info"]);
+    let notation: Vec<_> = found
+        .iter()
+        .filter(|f| f["code"] == "san.notation")
+        .collect();
+    assert_eq!(notation.len(), 1, "{found:?}");
+    assert!(
+        notation[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("read as Qh4#"),
+        "{found:?}"
+    );
+    let (_, stdout, _) = run(&["stats", "-q", "-"], mate);
+    assert_eq!(rows_of(&stdout)[0]["termination"], "checkmate");
+}
+
+/// A lone sign that is wrong for its move is `san.check-suffix`, in place of the one for
+/// the missing sign: one finding per move.
+#[test]
+fn a_wrong_check_sign_apart_is_a_check_suffix_info() {
+    let found = infos("1. f3 e5 2. g4 Qh4 + 0-1\n");
+    assert_eq!(
+        found,
+        [("san.check-suffix".to_string(), 4, "Qh4 +".to_string())]
+    );
+    let (_, stdout, _) = run(&["convert", "-q", "-"], "1. f3 e5 2. g4 Qh4 + 0-1\n");
+    assert!(stdout.contains("2. g4 Qh4# 0-1"), "{stdout}");
+}
+
+/// `{A comment} }` was `move.syntax` and stopped the replay; now a warning, and the
+/// moves after it are read.
+#[test]
+fn a_stray_closing_brace_is_a_warning_and_the_replay_goes_on() {
+    let pgn = "1. e4 {A comment} } e5 2. Nf3 } } Nc6 *\n";
+    assert_eq!(plies_and_status(pgn), ("4".into(), "ok".into()));
+    let found = findings_of(pgn, &[]);
+    assert_eq!(
+        codes_of(&found),
+        [("input.unbalanced-brace".to_string(), 4)]
+    );
+    assert_eq!(found[0]["severity"], "warning");
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 `}` close no comment"),
+        "{found:?}"
+    );
+}
+
+/// `Qh4#0-1`: the mating move was lost, the result not read and the game truncated.
+#[test]
+fn a_result_glued_to_the_last_move_is_read_as_the_move_then_the_marker() {
+    for (pgn, plies, result) in [
+        ("1. f3 e5 2. g4 Qh4#0-1\n\n1. d4 *\n", "4", "0-1"),
+        (
+            "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf71-0\n\n1. d4 *\n",
+            "7",
+            "1-0",
+        ),
+        (
+            "[SetUp \"1\"]\n[FEN \"k5r1/8/8/8/8/8/6P1/7K b - - 0 1\"]\n\n1... R8xg20-1\n\n1. d4 *\n",
+            "1",
+            "0-1",
+        ),
+    ] {
+        let (_, stdout, _) = run(&["stats", "-q", "-"], pgn);
+        let rows = rows_of(&stdout);
+        assert_eq!(rows.len(), 2, "{pgn:?}: {stdout}");
+        assert_eq!(rows[0]["plies"], plies, "{pgn:?}");
+        assert_eq!(rows[0]["result"], result, "{pgn:?}");
+        assert_eq!(rows[0]["status"], "ok", "{pgn:?}");
+    }
+    let found = infos("1. f3 e5 2. g4 Qh4#0-1\n");
+    assert_eq!(
+        found,
+        [("result.notation".to_string(), 4, "0-1".to_string())]
+    );
+    let found =
+        infos("[SetUp \"1\"]\n[FEN \"k5r1/8/8/8/8/8/6P1/7K b - - 0 1\"]\n\n1... R8xg20-1\n");
+    assert_eq!(
+        found,
+        [
+            ("san.notation".to_string(), 1, "R8xg2".to_string()),
+            ("result.notation".to_string(), 1, "0-1".to_string()),
+        ]
+    );
+}
+
+/// `h5xf7++` and `h5f7++` were "no pawn on h5", though `h5xf7#` was read as `Qxf7#`.
+#[test]
+fn a_double_plus_does_not_change_how_the_squares_are_read() {
+    for written in ["h5xf7++", "h5f7++", "h5xf7#", "h5-f7++"] {
+        let pgn = format!("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. {written} 1-0\n");
+        let found = infos(&pgn);
+        assert_eq!(
+            found,
+            [("san.notation".to_string(), 7, written.to_string())],
+            "{written}"
+        );
+        assert_eq!(
+            plies_and_status(&pgn),
+            ("7".into(), "ok".into()),
+            "{written}"
+        );
+    }
+}
+
+/// `1/2` as the marker was `move.syntax` (status illegal); en-dash markers likewise.
+#[test]
+fn loose_termination_markers_are_read_as_the_marker_they_mean() {
+    for (marker, result) in [
+        ("1/2", "1/2-1/2"),
+        ("1–0", "1-0"),
+        ("0–1", "0-1"),
+        ("1/2–1/2", "1/2-1/2"),
+        ("½–½", "1/2-1/2"),
+        ("½-½", "1/2-1/2"),
+    ] {
+        let pgn = format!("1. e4 e5 {marker}\n1. d4 d5 *\n");
+        let (_, stdout, _) = run(&["stats", "-q", "-"], &pgn);
+        let rows = rows_of(&stdout);
+        assert_eq!(rows.len(), 2, "{marker}: {stdout}");
+        assert_eq!(rows[0]["result"], result, "{marker}");
+        assert_eq!(rows[0]["status"], "ok", "{marker}");
+        let found = infos(&pgn);
+        assert_eq!(
+            found,
+            [("result.notation".to_string(), 2, marker.to_string())],
+            "{marker}"
+        );
+    }
+}
+
+/// `o-o` and `o-o-o` were `move.syntax`.
+#[test]
+fn lowercase_castling_is_read_as_castling() {
+    let pgn =
+        "1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. o-o-o e6 6. e3 Nf6 7. Nf3 Be7 8. Bd3 o-o *\n";
+    let found = infos(pgn);
+    assert_eq!(
+        found,
+        [
+            ("san.notation".to_string(), 9, "o-o-o".to_string()),
+            ("san.notation".to_string(), 16, "o-o".to_string()),
+        ]
+    );
+    let sans = san_column(pgn);
+    assert_eq!(sans[8], "O-O-O");
+    assert_eq!(sans[15], "O-O");
+}
+
+/// A `++` move with a wrong suffix was reported as "written with `#`".
+#[test]
+fn a_double_plus_with_a_wrong_suffix_is_quoted_as_written() {
+    let found = findings_of("1. e4 e5 2. Bc4 Nc6 3. Bxf7++ *\n", &["--level", "info"]);
+    let suffix: Vec<_> = found
+        .iter()
+        .filter(|f| f["code"] == "san.check-suffix")
+        .collect();
+    assert_eq!(suffix.len(), 1, "{found:?}");
+    assert_eq!(
+        suffix[0]["message"],
+        "written with `++` but the move calls for `+`"
+    );
+}
+
+/// `((1... c5))` and `()` got no finding.
+#[test]
+fn a_variation_with_no_move_before_a_nested_one_or_its_end_is_a_warning() {
+    for (pgn, plies) in [
+        ("1. e4 e5 ((1... c5)) 2. Nf3 *\n", "3"),
+        ("1. e4 e5 ( {nothing} ) 2. Nf3 *\n", "3"),
+        ("1. e4 e5 () 2. Nf3 *\n", "3"),
+    ] {
+        for extra in [&[][..], &["--variations"][..]] {
+            let found = findings_of(pgn, extra);
+            assert_eq!(
+                codes_of(&found),
+                [("input.empty-variation".to_string(), 3)],
+                "{pgn:?} {extra:?}"
+            );
+        }
+        assert_eq!(
+            plies_and_status(pgn),
+            (plies.into(), "ok".into()),
+            "{pgn:?}"
+        );
+    }
+    // One finding per game, however many there are.
+    let found = findings_of("1. e4 e5 () ((1... c5)) () 2. Nf3 *\n", &[]);
+    assert_eq!(codes_of(&found), [("input.empty-variation".to_string(), 3)]);
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 variations hold no move"),
+        "{found:?}"
+    );
+    // A variation that holds a move first is no defect.
+    assert!(findings_of("1. e4 e5 (1... c5 (1... e6)) *\n", &[]).is_empty());
+}

@@ -279,3 +279,84 @@ fn no_input_that_opens_creates_no_output_and_claims_no_games() {
     assert_eq!(copy.matches("[Event ").count(), 2, "{copy}");
     assert_eq!(std::fs::read(dir.path().join("b.pgn")).unwrap(), b"");
 }
+
+// Output that is not what was read (issue 27, items 7 and 11).
+
+/// `convert` left out games that cannot start: a mixed export shrank silently.
+#[test]
+fn convert_writes_games_that_cannot_start_as_their_original_text() {
+    let pgn = concat!(
+        "[Event \"Atomic\"]\n[Variant \"Atomic\"]\n[White \"J\u{f6}rg\"]\n[PlyCount \"9\"]\n\n1. e4 e5 2. Nf3 *\n\n",
+        "[Event \"Bad\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n",
+        "[Event \"Fine\"]\n\n1. d4 *\n",
+    );
+    // The first game's text in Latin-1: convert writes it decoded, in UTF-8.
+    let latin1: Vec<u8> = pgn.chars().map(|c| c as u8).collect();
+    let output = pgnkit()
+        .args(["convert", "-q", "-"])
+        .write_stdin(latin1)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "reported as today");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.starts_with(concat!(
+            "[Event \"Atomic\"]\n[Variant \"Atomic\"]\n[White \"J\u{f6}rg\"]\n[PlyCount \"9\"]\n\n1. e4 e5 2. Nf3 *\n\n",
+            "[Event \"Bad\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n",
+            "[Event \"Fine\"]\n"
+        )),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("setup.unsupported-variant") && stderr.contains("setup.invalid-fen"),
+        "{stderr}"
+    );
+    let (_, skipped, _) = convert(pgn, &["--skip-invalid"]);
+    assert!(skipped.starts_with("[Event \"Fine\"]\n"), "{skipped}");
+}
+
+/// Messages quoted Latin-1 bytes as U+FFFD, though tag values decoded correctly.
+#[test]
+fn messages_quote_latin1_text_decoded() {
+    let found = findings_of_bytes(
+        b"[Event \"x\"]\n[Site \"a\" \xe9t\xe9]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a\xe9 *\n",
+    );
+    let texts: Vec<String> = found
+        .iter()
+        .flat_map(|f| {
+            [
+                f["san"].as_str().unwrap().to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            ]
+        })
+        .collect();
+    assert!(texts.iter().all(|t| !t.contains('\u{fffd}')), "{texts:?}");
+    let syntax = found.iter().find(|f| f["code"] == "move.syntax").unwrap();
+    assert_eq!(syntax["san"], "a\u{e9}");
+    assert!(
+        syntax["message"].as_str().unwrap().contains("`a\u{e9}`"),
+        "{syntax}"
+    );
+    let bad_tag = found.iter().find(|f| f["code"] == "input.bad-tag").unwrap();
+    assert!(
+        bad_tag["message"]
+            .as_str()
+            .unwrap()
+            .contains("\u{e9}t\u{e9}"),
+        "{bad_tag}"
+    );
+}
+
+fn findings_of_bytes(pgn: &[u8]) -> Vec<serde_json::Value> {
+    let output = pgnkit()
+        .args(["validate", "--format", "jsonl", "-q", "-"])
+        .write_stdin(pgn.to_vec())
+        .output()
+        .unwrap();
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}

@@ -204,3 +204,18 @@ fn epd_placeholder_clocks_and_operations_are_accepted() {
     );
     assert!(!found.iter().any(|c| c.starts_with("setup.")), "{found:?}");
 }
+
+/// `Regular` and `chess-960` were skipped as unsupported variants (issue 27, item 6).
+#[test]
+fn the_variant_names_regular_and_chess_960_are_replayed() {
+    let found = codes("[Variant \"Regular\"]\n\n1. e4 e5 2. Nf3 *\n");
+    assert!(!found.iter().any(|c| c.starts_with("setup.")), "{found:?}");
+    let pgn = "[Variant \"chess-960\"]\n[SetUp \"1\"]\n[FEN \"1r3k1r/5ppp/8/8/8/8/5PPP/1R3K1R w KQkq - 0 1\"]\n\n1. O-O O-O-O *\n";
+    let found = codes(pgn);
+    assert!(
+        !found
+            .iter()
+            .any(|c| c.starts_with("setup.") || c.starts_with("castling.")),
+        "{found:?}"
+    );
+}
