@@ -419,12 +419,16 @@ impl State {
             });
         }
         unbalanced_parentheses(&b, &mut game);
+        // Only `0x1A` at the very end (no token after it) says nothing.
+        let last_token_line = game.tokens.last().map(|t| t.line);
         let stray_after = b
             .stray
-            .filter(|&(_, _, eof_only)| !(at_eof && eof_only))
-            .map(|(first, last, _)| {
+            .filter(|&(_, last, eof_only, _)| {
+                !(at_eof && eof_only && last_token_line.is_none_or(|line| line < last))
+            })
+            .map(|(first, last, _, inside)| {
                 let line = |offset: u32| game.line + u64::from(offset);
-                (first, line(first), line(last))
+                (first, line(first), line(last), inside)
             });
         let lines = |first: u64, last: u64| {
             if first == last {
@@ -438,20 +442,25 @@ impl State {
             .stray_before
             .take()
             .map(|(first, last)| (0, format!("before this game, on {}", lines(first, last))));
-        let stray_after = stray_after.map(|(offset, first, last)| {
+        let stray_after = stray_after.map(|(offset, first, last, inside)| {
             let upto = if first == last {
                 String::new()
             } else {
                 format!(", to line {last}")
             };
-            (offset, format!("after this game{upto}"))
+            let place = if inside {
+                "in this game"
+            } else {
+                "after this game"
+            };
+            (offset, format!("{place}{upto}"))
         });
         for (offset, place) in stray_before.into_iter().chain(stray_after) {
             game.problems.push(InputProblem {
                 kind: InputProblemKind::StrayBytes,
                 line: offset,
                 detail: format!(
-                    "stray bytes {place} (no PGN text: control characters, 0xFF, ...) make no game; skipped"
+                    "stray bytes {place} (no PGN text: control characters, 0xFF, ...); skipped"
                 ),
             });
         }
@@ -579,14 +588,15 @@ pub(super) fn tokenise_line(
     let Some(first) = line.first else {
         return line_end(line.bytes, 0);
     };
-    if b.finished
+    // Stray bytes after the marker, or a line that starts with a DOS end-of-file byte (a
+    // game cut off before its marker may end so): no token, `finish_current` reports them.
+    if (b.finished || line.bytes.get(first) == Some(&0x1a))
         && b.open_comment.is_none()
         && let Some(eof_only) = stray_line(line.bytes)
     {
-        // Stray bytes after the marker: no token, and `finish_current` reports them.
         b.stray = Some(match b.stray {
-            Some((first, _, all)) => (first, line.offset, all && eof_only),
-            None => (line.offset, line.offset, eof_only),
+            Some((first, _, all, inside)) => (first, line.offset, all && eof_only, inside),
+            None => (line.offset, line.offset, eof_only, !b.finished),
         });
         return line_end(line.bytes, 0);
     }
