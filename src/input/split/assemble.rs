@@ -590,15 +590,10 @@ pub(super) fn tokenise_line(
     };
     // Stray bytes after the marker, or a line that starts with a DOS end-of-file byte (a
     // game cut off before its marker may end so): no token, `finish_current` reports them.
-    if (b.finished || line.bytes.get(first) == Some(&0x1a))
-        && b.open_comment.is_none()
-        && let Some(eof_only) = stray_line(line.bytes)
+    if b.finished
+        && let Some(end) = take_stray_line(b, line)
     {
-        b.stray = Some(match b.stray {
-            Some((first, _, all, inside)) => (first, line.offset, all && eof_only, inside),
-            None => (line.offset, line.offset, eof_only, !b.finished),
-        });
-        return line_end(line.bytes, 0);
+        return end;
     }
     let mut from = first;
     if b.open_comment.is_none() {
@@ -606,6 +601,12 @@ pub(super) fn tokenise_line(
             Some(b'%') if first == 0 => return line_end(line.bytes, 0),
             // A `;` comment line after the termination marker belongs to no game.
             Some(b';') if b.finished => return line_end(line.bytes, 0),
+            // A DOS end-of-file byte before the marker (a game cut off so).
+            Some(0x1a) => {
+                if let Some(end) = take_stray_line(b, line) {
+                    return end;
+                }
+            }
             Some(b'[') => {
                 b.has_tags = true;
                 match parse_tag_line(out, line, first) {
@@ -617,6 +618,22 @@ pub(super) fn tokenise_line(
         }
     }
     lex_movetext(b, out, limits, line, from)
+}
+
+/// A line of stray bytes (`lines::stray_line`), noted for `finish_current` and passed
+/// over: returns where it ends. Out of line, so that the lexer's loop stays as it was.
+#[cold]
+#[inline(never)]
+fn take_stray_line(b: &mut Builder, line: Line<'_>) -> Option<usize> {
+    if b.open_comment.is_some() {
+        return None;
+    }
+    let eof_only = stray_line(line.bytes)?;
+    b.stray = Some(match b.stray {
+        Some((first, _, all, inside)) => (first, line.offset, all && eof_only, inside),
+        None => (line.offset, line.offset, eof_only, !b.finished),
+    });
+    Some(line_end(line.bytes, 0))
 }
 
 /// Records a limit: a `Limit` problem, after which no tokens are kept.
