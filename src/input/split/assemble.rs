@@ -419,12 +419,16 @@ impl State {
             });
         }
         unbalanced_parentheses(&b, &mut game);
+        // Only `0x1A` at the very end (no token after it) says nothing.
+        let last_token_line = game.tokens.last().map(|t| t.line);
         let stray_after = b
             .stray
-            .filter(|&(_, _, eof_only)| !(at_eof && eof_only))
-            .map(|(first, last, _)| {
+            .filter(|&(_, last, eof_only, _)| {
+                !(at_eof && eof_only && last_token_line.is_none_or(|line| line < last))
+            })
+            .map(|(first, last, _, inside)| {
                 let line = |offset: u32| game.line + u64::from(offset);
-                (first, line(first), line(last))
+                (first, line(first), line(last), inside)
             });
         let lines = |first: u64, last: u64| {
             if first == last {
@@ -438,20 +442,25 @@ impl State {
             .stray_before
             .take()
             .map(|(first, last)| (0, format!("before this game, on {}", lines(first, last))));
-        let stray_after = stray_after.map(|(offset, first, last)| {
+        let stray_after = stray_after.map(|(offset, first, last, inside)| {
             let upto = if first == last {
                 String::new()
             } else {
                 format!(", to line {last}")
             };
-            (offset, format!("after this game{upto}"))
+            let place = if inside {
+                "in this game"
+            } else {
+                "after this game"
+            };
+            (offset, format!("{place}{upto}"))
         });
         for (offset, place) in stray_before.into_iter().chain(stray_after) {
             game.problems.push(InputProblem {
                 kind: InputProblemKind::StrayBytes,
                 line: offset,
                 detail: format!(
-                    "stray bytes {place} (no PGN text: control characters, 0xFF, ...) make no game; skipped"
+                    "stray bytes {place} (no PGN text: control characters, 0xFF, ...); skipped"
                 ),
             });
         }
@@ -579,16 +588,12 @@ pub(super) fn tokenise_line(
     let Some(first) = line.first else {
         return line_end(line.bytes, 0);
     };
+    // Stray bytes after the marker, or a line that starts with a DOS end-of-file byte (a
+    // game cut off before its marker may end so): no token, `finish_current` reports them.
     if b.finished
-        && b.open_comment.is_none()
-        && let Some(eof_only) = stray_line(line.bytes)
+        && let Some(end) = take_stray_line(b, line)
     {
-        // Stray bytes after the marker: no token, and `finish_current` reports them.
-        b.stray = Some(match b.stray {
-            Some((first, _, all)) => (first, line.offset, all && eof_only),
-            None => (line.offset, line.offset, eof_only),
-        });
-        return line_end(line.bytes, 0);
+        return end;
     }
     let mut from = first;
     if b.open_comment.is_none() {
@@ -596,6 +601,12 @@ pub(super) fn tokenise_line(
             Some(b'%') if first == 0 => return line_end(line.bytes, 0),
             // A `;` comment line after the termination marker belongs to no game.
             Some(b';') if b.finished => return line_end(line.bytes, 0),
+            // A DOS end-of-file byte before the marker (a game cut off so).
+            Some(0x1a) => {
+                if let Some(end) = take_stray_line(b, line) {
+                    return end;
+                }
+            }
             Some(b'[') => {
                 b.has_tags = true;
                 match parse_tag_line(out, line, first) {
@@ -607,6 +618,22 @@ pub(super) fn tokenise_line(
         }
     }
     lex_movetext(b, out, limits, line, from)
+}
+
+/// A line of stray bytes (`lines::stray_line`), noted for `finish_current` and passed
+/// over: returns where it ends. Out of line, so that the lexer's loop stays as it was.
+#[cold]
+#[inline(never)]
+fn take_stray_line(b: &mut Builder, line: Line<'_>) -> Option<usize> {
+    if b.open_comment.is_some() {
+        return None;
+    }
+    let eof_only = stray_line(line.bytes)?;
+    b.stray = Some(match b.stray {
+        Some((first, _, all, inside)) => (first, line.offset, all && eof_only, inside),
+        None => (line.offset, line.offset, eof_only, !b.finished),
+    });
+    Some(line_end(line.bytes, 0))
 }
 
 /// Records a limit: a `Limit` problem, after which no tokens are kept.

@@ -118,9 +118,10 @@ struct Builder {
     unmatched_close: (u32, u32),
     /// `}` that closed no comment, and the line offset of the first.
     unmatched_brace: (u32, u32),
-    /// Lines of stray bytes after the termination marker (`lines::stray_line`): the line
-    /// offsets of the first and the last, and whether they hold only `0x1A`.
-    stray: Option<(u32, u32, bool)>,
+    /// Lines of stray bytes after the termination marker, or starting with `0x1A` before
+    /// it (`lines::stray_line`): the line offsets of the first and the last, whether they
+    /// hold only `0x1A`, and whether the first came before the marker.
+    stray: Option<(u32, u32, bool, bool)>,
 }
 
 /// Where the tokens, tags and problems of a line go (the parts of a `RawGame` other than

@@ -397,6 +397,21 @@ fn stray_bytes_between_games_make_no_game() {
         let (code, stdout, _) = run_bytes(&["validate", "-q", "--format", "jsonl", "-"], &pgn);
         assert_eq!((code, stdout.as_str()), (0, ""), "{tail:?}");
     }
+    // Also after a game cut off before its marker: only `input.truncated` is said.
+    let (_, stdout, _) = run_bytes(
+        &["validate", "-q", "--format", "jsonl", "-"],
+        b"[Event \"A\"]\n\n1. e4 e5\r\n\x1a",
+    );
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.contains("input.truncated"), "{stdout}");
+    // Inside a game, with moves after it: the warning, and the moves are read.
+    let pgn = b"[Event \"A\"]\n\n1. e4\n\x1a\n1... e5 1-0\n";
+    assert_eq!(games_of(pgn, &[]), vec![game(1, 1, "A", "1-0", 2)]);
+    let (_, stdout, _) = run_bytes(&["validate", "-q", "--format", "jsonl", "-"], pgn);
+    assert!(
+        stdout.contains("input.stray-bytes") && stdout.contains("line 4: "),
+        "{stdout}"
+    );
     // Other stray bytes: a warning on the game before them, naming the line.
     let pgn = [
         game_a.clone(),
