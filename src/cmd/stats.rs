@@ -164,6 +164,8 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
         ],
     )?;
     let mut total = Summary::default();
+    // The first file that names a `--mate-check` level, and the level.
+    let mut level_of: Option<(&str, Vec<&str>)> = None;
     for name in &args.input.inputs {
         let part = if name == "-" {
             Summary::read_csv(std::io::stdin().lock(), name)?
@@ -171,6 +173,21 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
             let file = File::open(name).with_context(|| format!("cannot open {name}"))?;
             Summary::read_csv(file, name)?
         };
+        // Figures of different levels do not add up to the figures of one run.
+        let levels = part.mate_levels();
+        match &level_of {
+            _ if levels.len() > 1 => anyhow::bail!(
+                "{name}: its games were analysed at different --mate-check levels ({}); summaries of different levels do not add up",
+                levels.join(", ")
+            ),
+            Some((first, theirs)) if !levels.is_empty() && *theirs != levels => anyhow::bail!(
+                "{name} was made at --mate-check {} but {first} at --mate-check {}; summaries of different levels do not add up",
+                levels.join(", "),
+                theirs.join(", ")
+            ),
+            None if !levels.is_empty() => level_of = Some((name, levels)),
+            _ => {}
+        }
         total.merge(&part);
     }
     let summary_output = summary_output(args)?;
