@@ -113,8 +113,9 @@ pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
         return verdict;
     }
     // Both gates are asked first: most final positions pass both, and need no FEN.
-    let open = [Color::White, Color::Black]
-        .map(|side| verdict.cannot(side) || (level == MateCheck::Fast && plainly_free(pos, side)));
+    let open = [Color::White, Color::Black].map(|side| {
+        verdict.cannot(side) || (level == MateCheck::Fast && plainly_free(pos, side, FORCED_CHECKS))
+    });
     if open == [true, true] {
         return verdict;
     }
@@ -136,17 +137,32 @@ pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
     verdict
 }
 
+/// Checks with a single answer the gate follows before it gives the position to the
+/// analysis.
+const FORCED_CHECKS: u32 = 4;
+
 /// The cheap gate of `fast`: `side` has a queen, rook, knight or pawn, and the position is
 /// open (no pawns at all, or a pawn that can push or capture). The analyses the labelled
 /// lichess sample needs all have every pawn locked, or only bishops beside the king; the
 /// tests check that the gate keeps every one of them.
-fn plainly_free(pos: &Chess, side: Color) -> bool {
-    // A check may force the next moves (a queen that must be taken at once).
-    if pos.is_check() {
-        return false;
-    }
+fn plainly_free(pos: &Chess, side: Color, forced: u32) -> bool {
     let board = pos.board();
     let ours = board.by_color(side);
+    // A check may force the next moves (a queen that must be taken at once, leaving a
+    // bare king; a single answer that stalemates): only a side with three men beside its
+    // king is plainly free then, and a check with one answer is judged after it.
+    if pos.is_check() {
+        if (ours & !board.kings()).count() < 3 {
+            return false;
+        }
+        let answers = pos.legal_moves();
+        if let [only] = answers.as_slice() {
+            let mut after = pos.clone();
+            after.play_unchecked(*only);
+            let ends = after.legal_moves().is_empty();
+            return forced > 0 && !ends && plainly_free(&after, side, forced - 1);
+        }
+    }
     let movers = board.queens() | board.rooks() | board.knights() | board.pawns();
     if (ours & movers).is_empty() {
         return false;
