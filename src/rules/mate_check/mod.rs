@@ -142,7 +142,7 @@ pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
 const FORCED_CHECKS: u32 = 4;
 
 /// The cheap gate of `fast`: `side` has a queen, rook, knight or pawn, and the position is
-/// open (no pawns at all, or a pawn that can push or capture). The analyses the labelled
+/// open (no pawns at all, or a pawn not blocked by a pawn, or one that can capture). The analyses the labelled
 /// lichess sample needs all have every pawn locked, or only bishops beside the king; the
 /// tests check that the gate keeps every one of them.
 fn plainly_free(pos: &Chess, side: Color, forced: u32) -> bool {
@@ -176,9 +176,12 @@ fn plainly_free(pos: &Chess, side: Color, forced: u32) -> bool {
     let black = board.by_color(Color::Black);
     let white_pawns = pawns & white;
     let black_pawns = pawns & black;
-    // One step forward onto an empty square, or a capture onto an enemy piece.
-    let white_push = white_pawns.shift(8) & !occupied;
-    let black_push = black_pawns.shift(-8) & !occupied;
+    // One step forward onto a square no pawn or king holds (another piece in the way can
+    // step aside; a king may be shut in, or forced to take), or a capture onto an enemy
+    // piece.
+    let stops = pawns | board.kings();
+    let white_push = white_pawns.shift(8) & !stops;
+    let black_push = black_pawns.shift(-8) & !stops;
     let white_takes = pawn_captures(white_pawns, 8) & black;
     let black_takes = pawn_captures(black_pawns, -8) & white;
     (white_push | black_push | white_takes | black_takes).any()
