@@ -495,6 +495,8 @@ td code { white-space: nowrap; }
   .list td:nth-child(5) { display: block; }
   /* The score bar repeats the three shares beside it: on a phone the shares alone fit. */
   .openings th:nth-child(4), .openings td:nth-child(4) { display: none; }
-  .openings td { white-space: normal; }
+  /* Narrow cells and names that may break anywhere: the table fits a 390 px phone. */
+  .openings th, .openings td { padding: 3px 4px; }
+  .openings td { white-space: normal; } .openings td:nth-child(2) { overflow-wrap: anywhere; }
 }
 ";

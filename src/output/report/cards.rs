@@ -76,10 +76,13 @@ fn render_card(html: &mut String, number: usize, board: &ErrorBoard) {
         },
         finding.move_text
     );
-    let _ = write!(
-        html,
-        "<article class=\"error-card {severity}\" id=\"card-{number}\">"
-    );
+    // A warning's card (a win that cannot be) is framed in the warning colour.
+    let class = if severity == "error" {
+        "error-card"
+    } else {
+        "error-card warning"
+    };
+    let _ = write!(html, "<article class=\"{class}\" id=\"card-{number}\">");
     match marks_of(finding) {
         Some((setup, marks)) => {
             let title = if finding.move_text.is_empty() {

@@ -171,7 +171,6 @@ fn plainly_free(pos: &Chess, side: Color, forced: u32) -> bool {
     if pawns.is_empty() {
         return true;
     }
-    let occupied = board.occupied();
     let white = board.by_color(Color::White);
     let black = board.by_color(Color::Black);
     let white_pawns = pawns & white;
