@@ -52,7 +52,7 @@ fn main() -> anyhow::Result<()> {
         std::hint::black_box(verdict);
         timings.push((micros, label.to_string(), fen.to_string()));
     }
-    timings.sort_by(|a, b| b.0.cmp(&a.0));
+    timings.sort_by_key(|t| std::cmp::Reverse(t.0));
     for (micros, label, fen) in timings.iter().take(shown) {
         println!("{micros}\t{label}\t{fen}");
     }
