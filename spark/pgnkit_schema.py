@@ -73,6 +73,9 @@ STATS_COLUMNS = [
     ("black_mistakes", I),
     ("white_blunders", I),
     ("black_blunders", I),
+    # SPEC.md "Who can still mate": `white`, `black`, `both` or null; the first dead ply.
+    ("cannot_mate", S),
+    ("dead_position_ply", I),
 ]
 
 # `pgnkit validate --format jsonl` keys, in their order.

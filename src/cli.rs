@@ -10,6 +10,7 @@ use crate::cmd;
 use crate::pgn::{TextDecoder, UnknownEncoding};
 use crate::pipeline::{GameRange, Shard};
 use crate::rules::fen::style::{CastlingLetters, EpConvention};
+use crate::rules::mate_check::MateCheck;
 use crate::rules::replay::notation;
 
 /// Validate, measure and convert chess game archives (PGN/FEN).
@@ -148,9 +149,44 @@ pub struct InputArgs {
     #[arg(long, value_name = "A..B", value_parser = parse_games, help_heading = "Input")]
     pub games: Option<GameRange>,
 
+    /// Who can still mate (FIDE 5.2.2 dead positions, 6.9 games lost on time), asked of
+    /// every game's final position: `fast` (a sound quick check behind a cheap gate),
+    /// `full` (adds the complete search where `fast` does not decide; slower) or
+    /// `material` (insufficient material alone). A side is said unable to mate only
+    /// when that is proved.
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        value_enum,
+        default_value_t = MateCheckArg::Fast,
+        help_heading = "Input"
+    )]
+    pub mate_check: MateCheckArg,
+
     /// `--where`, `--reaches`, `--material`, `--dedupe` (judged after --games/--shard).
     #[command(flatten)]
     pub filters: crate::filter::FilterArgs,
+}
+
+/// `--mate-check`: how far the analysis of who can still mate goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MateCheckArg {
+    /// A sound quick check (chasolver's fast one) behind a cheap gate.
+    Fast,
+    /// The quick check, then the complete search where it does not decide.
+    Full,
+    /// Insufficient material alone (the behaviour of earlier versions).
+    Material,
+}
+
+impl From<MateCheckArg> for MateCheck {
+    fn from(level: MateCheckArg) -> MateCheck {
+        match level {
+            MateCheckArg::Fast => MateCheck::Fast,
+            MateCheckArg::Full => MateCheck::Full,
+            MateCheckArg::Material => MateCheck::Material,
+        }
+    }
 }
 
 impl InputArgs {

@@ -12,7 +12,7 @@ use crate::output::pgn::{
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
 use crate::rules::replay::movetext::{Step, walk};
-use crate::rules::result::{GameResult, Termination};
+use crate::rules::result::{GameResult, Termination, lost_on_time};
 use crate::rules::{GameReport, ReplayOptions, Status};
 use shakmaty::Position as _;
 
@@ -80,8 +80,10 @@ pub struct Args {
 
     /// Where the final position decides the game, set the Result tag and the termination
     /// marker to that result: checkmate (the mating side wins), stalemate, insufficient
-    /// material, fivefold repetition, seventy-five moves (1/2-1/2). Games replayed to their
-    /// end only; other games keep theirs.
+    /// material, a dead position (see --mate-check), fivefold repetition, seventy-five
+    /// moves (1/2-1/2); and a game whose Termination tag records a loss on time against a
+    /// side that cannot mate is drawn (FIDE 6.9). Games replayed to their end only; other
+    /// games keep theirs.
     #[arg(long, help_heading = "Repairs")]
     pub fix_results: bool,
 }
@@ -212,9 +214,15 @@ fn decided_result(report: &GameReport) -> Option<GameResult> {
         Termination::Checkmate => Some(GameResult::WhiteWins),
         Termination::Stalemate
         | Termination::InsufficientMaterial
+        | Termination::DeadPosition
         | Termination::FivefoldRepetition
         | Termination::SeventyFiveMoves => Some(GameResult::Draw),
-        Termination::ThreefoldRepetition | Termination::FiftyMoves | Termination::None => None,
+        // FIDE 6.9: lost on time against a side that cannot mate is a draw.
+        Termination::ThreefoldRepetition | Termination::FiftyMoves | Termination::None => {
+            let winner = GameResult::parse(&report.result)?.winner()?;
+            let on_time = report.tags.get("Termination").is_some_and(lost_on_time);
+            (on_time && report.mate.verdict.cannot(winner)).then_some(GameResult::Draw)
+        }
     }
 }
 

@@ -77,6 +77,7 @@ impl GameRun {
         let started = Instant::now();
         let options = ReplayOptions {
             decoder: input.encoding,
+            mate_check: input.mate_check.into(),
             ..ReplayOptions::default()
         };
         let filter = GameFilter::new(&input.filters)?;

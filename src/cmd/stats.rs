@@ -86,7 +86,8 @@ Examples:
   pgnkit stats --merge part*.sum.csv -o total.sum.csv
   pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end
   pgnkit stats lichess.pgn -o games.csv         clocks, acpl, blunders from [%clk]/[%eval]
-  pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv";
+  pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv
+  pgnkit stats games.pgn --mate-check full --where 'cannot_mate != \"\"' -o dead.csv";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum StatsFormat {
@@ -191,6 +192,8 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
         ],
     )?;
     let mut total = Summary::default();
+    // The first file that names a `--mate-check` level, and the level.
+    let mut level_of: Option<(&str, Vec<&str>)> = None;
     for name in &args.input.inputs {
         let part = if name == "-" {
             Summary::read_csv(std::io::stdin().lock(), name)?
@@ -198,6 +201,21 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
             let file = File::open(name).with_context(|| format!("cannot open {name}"))?;
             Summary::read_csv(file, name)?
         };
+        // Figures of different levels do not add up to the figures of one run.
+        let levels = part.mate_levels();
+        match &level_of {
+            _ if levels.len() > 1 => anyhow::bail!(
+                "{name}: its games were analysed at different --mate-check levels ({}); summaries of different levels do not add up",
+                levels.join(", ")
+            ),
+            Some((first, theirs)) if !levels.is_empty() && *theirs != levels => anyhow::bail!(
+                "{name} was made at --mate-check {} but {first} at --mate-check {}; summaries of different levels do not add up",
+                levels.join(", "),
+                theirs.join(", ")
+            ),
+            None if !levels.is_empty() => level_of = Some((name, levels)),
+            _ => {}
+        }
         total
             .merge(&part)
             .with_context(|| format!("cannot add {name} to the files before it"))?;

@@ -91,7 +91,8 @@ impl ReportBuilder {
             if severity < least || !self.filter.allows(finding.code) {
                 continue;
             }
-            let card = if severity == Severity::Error {
+            // A win FIDE 6.9 overturns gets its final board too, as errors do.
+            let card = if severity == Severity::Error || finding.code == Code::ResultUnwinnableWin {
                 self.keep_board(raw, report, finding)
             } else {
                 None
@@ -232,6 +233,13 @@ impl ReportBuilder {
             ("errors", count(Severity::Error), "error"),
             ("warnings", count(Severity::Warning), "warning"),
             ("infos", count(Severity::Info), "info"),
+            // SPEC.md "Who can still mate": decisive results for a side that cannot mate.
+            (
+                "results overturned (FIDE 5.2.2, 6.9)",
+                self.summary
+                    .get("finding", Code::ResultUnwinnableWin.as_str()),
+                "warning",
+            ),
         ];
         html.push_str("<section class=\"cards\">");
         for (label, value, class) in cards {
@@ -463,6 +471,7 @@ td code { white-space: nowrap; }
 .errors { margin-top: 24px; }
 .error-card { display: flex; flex-wrap: wrap; gap: 20px; background: #fff; border: 1px solid var(--line);
   border-left: 4px solid var(--error); border-radius: 8px; padding: 16px; margin-bottom: 14px; }
+.error-card.warning { border-left-color: var(--warning); }
 .error-card .board { flex: none; max-width: 100%; height: auto; font-family: 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols 2', serif; }
 .error-card .detail { flex: 1 1 280px; min-width: 0; }
 .error-card h3 { margin: 0 0 6px; font-size: 15px; font-family: ui-monospace, 'DejaVu Sans Mono', monospace; overflow-wrap: anywhere; }
@@ -492,6 +501,8 @@ td code { white-space: nowrap; }
   .list td:nth-child(5) { display: block; }
   /* The score bar repeats the three shares beside it: on a phone the shares alone fit. */
   .openings th:nth-child(4), .openings td:nth-child(4) { display: none; }
-  .openings td { white-space: normal; }
+  /* Narrow cells and names that may break anywhere: the table fits a 390 px phone. */
+  .openings th, .openings td { padding: 3px 4px; }
+  .openings td { white-space: normal; } .openings td:nth-child(2) { overflow-wrap: anywhere; }
 }
 ";

@@ -54,7 +54,7 @@ impl OpeningScores {
             rows.len()
         );
         html.push_str(
-            "<table class=\"openings\"><thead><tr><th>ECO</th><th>opening</th><th class=\"num\">games</th><th>score</th><th class=\"num\">1-0</th><th class=\"num\">&frac12;</th><th class=\"num\">0-1</th></tr></thead><tbody>",
+            "<div class=\"scroll\"><table class=\"openings\"><thead><tr><th>ECO</th><th>opening</th><th class=\"num\">games</th><th>score</th><th class=\"num\">1-0</th><th class=\"num\">&frac12;</th><th class=\"num\">0-1</th></tr></thead><tbody>",
         );
         for ((eco, name), [games, white, draws, black]) in rows.into_iter().take(SHOWN) {
             let share = |n: &u64| {
@@ -77,7 +77,7 @@ impl OpeningScores {
                 share(black),
             );
         }
-        html.push_str("</tbody></table></section>\n");
+        html.push_str("</tbody></table></div></section>\n");
     }
 }
 

@@ -62,6 +62,9 @@ impl Record for StatsRow<'_> {
         Column::number("black_mistakes"),
         Column::number("white_blunders"),
         Column::number("black_blunders"),
+        // SPEC.md "Who can still mate".
+        Column::string("cannot_mate"),
+        Column::number("dead_position_ply"),
     ];
     const EMPTY_STRING_IS_NULL: bool = true;
 
@@ -124,6 +127,8 @@ impl Record for StatsRow<'_> {
         cells.number(self.black_mistakes);
         cells.number(self.white_blunders);
         cells.number(self.black_blunders);
+        cells.text(self.cannot_mate);
+        cells.optional(self.dead_position_ply);
         for value in &self.tags {
             cells.text(value);
         }

@@ -1,7 +1,7 @@
 //! Chess knowledge, on the game model of `pgn`: the replay on shakmaty (`replay`), the
 //! diagnosis of illegal moves (`diagnose`), FEN reading, checking and writing (`fen`),
-//! tag pairs and their checks (`tags`), draw rules (`draw`), result cross-checks
-//! (`result`), perft (`perft`) and the finding codes with their text (`findings`).
+//! tag pairs and their checks (`tags`), draw rules (`draw`), who can still mate
+//! (`mate_check`), result cross-checks (`result`), perft (`perft`) and the finding codes with their text (`findings`).
 //! It depends on `pgn` only: not on the reading (`input`), the figures (`stats`) or
 //! anything that writes.
 
@@ -9,6 +9,7 @@ pub mod diagnose;
 pub mod draw;
 pub mod fen;
 pub mod findings;
+pub mod mate_check;
 pub mod openings;
 pub mod perft;
 pub mod replay;

@@ -4,6 +4,7 @@
 use shakmaty::{Chess, Color, Position};
 
 use crate::rules::draw::DrawTracker;
+use crate::rules::mate_check::Verdict;
 use crate::rules::replay::piece_move::king_can_step;
 
 /// What the final position shows, the first that holds (SPEC.md's precedence).
@@ -12,6 +13,7 @@ pub enum Termination {
     Checkmate,
     Stalemate,
     InsufficientMaterial,
+    DeadPosition,
     FivefoldRepetition,
     SeventyFiveMoves,
     ThreefoldRepetition,
@@ -20,10 +22,11 @@ pub enum Termination {
 }
 
 impl Termination {
-    pub const ALL: [Termination; 8] = [
+    pub const ALL: [Termination; 9] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
+        Termination::DeadPosition,
         Termination::FivefoldRepetition,
         Termination::SeventyFiveMoves,
         Termination::ThreefoldRepetition,
@@ -36,6 +39,7 @@ impl Termination {
             Termination::Checkmate => "checkmate",
             Termination::Stalemate => "stalemate",
             Termination::InsufficientMaterial => "insufficient-material",
+            Termination::DeadPosition => "dead-position",
             Termination::FivefoldRepetition => "fivefold-repetition",
             Termination::SeventyFiveMoves => "seventy-five-moves",
             Termination::ThreefoldRepetition => "threefold-repetition",
@@ -44,7 +48,9 @@ impl Termination {
         }
     }
 
-    /// What the final position `pos` shows, given how often it has occurred.
+    /// What the final position `pos` shows, given how often it has occurred; a dead
+    /// position beyond insufficient material is the mate analysis's to say (the replay
+    /// sets `DeadPosition`).
     pub fn of(pos: &Chess, draws: &DrawTracker) -> Termination {
         let clock = pos.halfmoves();
         // A king that can step is neither mated nor stalemated: most games end so, and
@@ -76,6 +82,7 @@ impl Termination {
             Termination::Checkmate
                 | Termination::Stalemate
                 | Termination::InsufficientMaterial
+                | Termination::DeadPosition
                 | Termination::FivefoldRepetition
                 | Termination::SeventyFiveMoves
         )
@@ -206,15 +213,40 @@ pub fn mismatch(
     }
 }
 
-/// A decisive result for a side that cannot mate by any series of legal moves (FIDE 6.9).
-pub fn unwinnable_win(recorded: &str, final_pos: &Chess) -> Option<String> {
+/// A decisive result for a side that cannot mate by any series of legal moves (FIDE 6.9),
+/// as the mate analysis decided; said plainly when the `Termination` tag records a loss
+/// on time.
+pub fn unwinnable_win(
+    recorded: &str,
+    final_pos: &Chess,
+    verdict: Verdict,
+    termination_tag: Option<&str>,
+) -> Option<String> {
     let winner = GameResult::parse(recorded)?.winner()?;
-    final_pos.has_insufficient_material(winner).then(|| {
+    if !verdict.cannot(winner) && !final_pos.has_insufficient_material(winner) {
+        return None;
+    }
+    let (name, loser) = (color_name(winner), color_name(!winner));
+    Some(if termination_tag.is_some_and(lost_on_time) {
         format!(
-            "the game is recorded as {recorded} but {} has no mating material (FIDE 6.9: a draw)",
-            color_name(winner)
+            "the game is recorded as {recorded} and {loser} lost on time, but {name} could not mate by any series of legal moves: FIDE 6.9 makes this a draw"
+        )
+    } else if final_pos.has_insufficient_material(winner) {
+        format!(
+            "the game is recorded as {recorded} but {name} has no mating material (FIDE 6.9: a draw)"
+        )
+    } else {
+        format!(
+            "the game is recorded as {recorded} but {name} cannot mate by any series of legal moves in the final position (FIDE 6.9: a draw)"
         )
     })
+}
+
+/// The `Termination` tag records a loss on time: trimmed and compared case-insensitively,
+/// `time forfeit` or `time`, or ending in ` on time` (lichess, chess.com, ChessBase).
+pub fn lost_on_time(tag: &str) -> bool {
+    let tag = tag.trim().to_ascii_lowercase();
+    tag == "time forfeit" || tag == "time" || tag.ends_with(" on time")
 }
 
 pub fn color_name(color: Color) -> &'static str {

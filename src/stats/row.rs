@@ -69,6 +69,10 @@ pub struct StatsRow<'a> {
     pub black_mistakes: u32,
     pub white_blunders: u32,
     pub black_blunders: u32,
+    // SPEC.md "Who can still mate": the sides that provably cannot mate in the final
+    // position (`white`, `black`, `both`, empty), and the first dead ply.
+    pub cannot_mate: &'static str,
+    pub dead_position_ply: Option<u32>,
     /// The values of the `--tags` columns, in the order named ("" for an absent tag).
     pub tags: Vec<&'a str>,
 }
@@ -139,6 +143,12 @@ impl<'a> StatsRow<'a> {
             black_mistakes,
             white_blunders,
             black_blunders,
+            cannot_mate: report
+                .mate
+                .verdict
+                .cannot_mate()
+                .map_or("", |sides| sides.as_str()),
+            dead_position_ply: report.mate.dead_position_ply,
             tags: tag_columns.iter().map(|name| tag(name)).collect(),
         }
     }

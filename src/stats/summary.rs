@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use anyhow::{Context as _, bail};
 
 use crate::rules::GameReport;
+use crate::rules::mate_check::MateCheck;
 use crate::stats::row::insufficient_material;
 
 /// The longest line of a summary file read by `--merge`: its lines are a section, a key
@@ -88,7 +89,7 @@ type MoveCount = (&'static str, fn(&GameReport) -> u32);
 
 /// The `draw_rule` section: games in which each rule held at some ply. The one list of
 /// the draw rules: the summary counts them, and the report and the table show them.
-pub const DRAW_RULES: [DrawRule; 6] = [
+pub const DRAW_RULES: [DrawRule; 7] = [
     ("threefold", |r| r.draws.threefold_ply.is_some()),
     ("fivefold", |r| r.draws.fivefold_ply.is_some()),
     ("fifty_move", |r| r.draws.fifty_move_ply.is_some()),
@@ -97,6 +98,8 @@ pub const DRAW_RULES: [DrawRule; 6] = [
     }),
     ("perpetual_check", |r| r.perpetual_check),
     ("insufficient_material", insufficient_material),
+    // SPEC.md "Who can still mate": a dead position at some ply (insufficient material too).
+    ("dead_position", |r| r.mate.dead_position_ply.is_some()),
 ];
 
 /// The `moves` section: move totals over all games.
@@ -270,6 +273,15 @@ impl Summary {
         for finding in &report.findings {
             self.add_to_map("finding", finding.code.as_str(), 1);
         }
+        if let Some(level) = report.mate.level {
+            self.add_to_map("mate_check", level.as_str(), 1);
+            if report.mate.budget {
+                self.add_to_map("mate_check", "budget", 1);
+            }
+        }
+        if let Some(sides) = report.mate.verdict.cannot_mate() {
+            self.add_to_map("cannot_mate", sides.as_str(), 1);
+        }
         if let Some(found) = report.opening {
             let index = found.opening.index;
             if self.openings.len() <= index {
@@ -287,6 +299,15 @@ impl Summary {
         for (index, (_, count)) in (FIRST_MOVE_COUNT..).zip(MOVE_COUNTS) {
             self.add_fixed(index, u64::from(count(report)));
         }
+    }
+
+    /// The `--mate-check` levels the summary's games were analysed at.
+    pub fn mate_levels(&self) -> Vec<&'static str> {
+        MateCheck::ALL
+            .iter()
+            .map(|level| level.as_str())
+            .filter(|&level| self.get("mate_check", level) > 0)
+            .collect()
     }
 
     /// Adds another summary to this one; fails on the first sum that does not fit.

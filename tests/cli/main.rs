@@ -34,6 +34,7 @@ mod convert;
 mod determinism;
 mod docs;
 mod fen;
+mod mate;
 mod openings;
 mod perft;
 mod pgn;

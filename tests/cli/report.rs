@@ -497,3 +497,50 @@ fn report_without_clocks_or_evaluations_has_no_time_and_accuracy_panel() {
     assert_eq!(time_and_accuracy_rows(&html), None);
     assert!(!html.contains("ACPL"));
 }
+
+/// SPEC.md "Who can still mate": a win FIDE 6.9 overturns gets a card with the final
+/// board, as errors do, and the overview counts the results overturned.
+#[test]
+fn report_draws_the_final_board_of_a_win_that_cannot_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    let games = testdata("mate/games.pgn");
+    let (code, _, stderr) = run_args(&[
+        "report",
+        "-q",
+        games.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let cards = articles(&html);
+    assert_eq!(cards.len(), 9, "one card per result.unwinnable-win");
+    for card in &cards {
+        assert!(card.contains("result.unwinnable-win"), "{card}");
+        assert_eq!(card.matches("<svg").count(), 1, "one board: {card}");
+        assert!(card.contains("aria-label=\"final position, FEN "), "{card}");
+    }
+    assert!(cards[0].contains("FEN 8/4k3/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3/8 w - - 0 1"));
+    let text = text_of(&html);
+    assert!(
+        text.contains(" 9 results overturned (FIDE 5.2.2, 6.9) "),
+        "{text}"
+    );
+    assert!(
+        text.contains(" dead-position "),
+        "the termination chart names it"
+    );
+    // At --limit 2 the other seven are counted, and listed in the table.
+    let (code, _, _) = run_args(&[
+        "report",
+        "-q",
+        games.to_str().unwrap(),
+        "--limit",
+        "2",
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(articles(&std::fs::read_to_string(&page).unwrap()).len(), 2);
+}

@@ -272,7 +272,26 @@ fn insufficient_material_cases() {
     assert_cells(&rows, 6, &alive); // D14: N v N (a helpmate exists)
     assert_cells(&rows, 7, &dead); // K+N v K
     assert_cells(&rows, 8, &dead); // bare kings
-    assert_cells(&rows, 9, &alive); // D16: locked pawns, dead only beyond material
+    // D16: locked pawns, dead only beyond material: `dead-position`, not insufficient
+    // material (SPEC.md "Who can still mate"); by material alone, play goes on.
+    assert_cells(
+        &rows,
+        9,
+        &[
+            ("termination", "dead-position"),
+            ("insufficient_material", "false"),
+            ("cannot_mate", "both"),
+        ],
+    );
+    let path = testdata("stats/endings.pgn");
+    let (_, stdout, _) = run_args(&[
+        "stats",
+        "--quiet",
+        "--mate-check",
+        "material",
+        path.to_str().unwrap(),
+    ]);
+    assert_cells(&rows_of(&stdout), 9, &alive);
 }
 
 #[test]
@@ -491,7 +510,8 @@ fn summary_counts_the_fixtures() {
         "termination,checkmate,1",
         "termination,stalemate,2",
         "termination,insufficient-material,4",
-        "termination,none,5",
+        "termination,dead-position,1",
+        "termination,none,4",
         "draw_rule,insufficient_material,4",
         "finding,result.mismatch,3",
         "finding,result.unwinnable-win,1",

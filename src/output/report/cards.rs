@@ -28,7 +28,7 @@ const SHOWN_TAGS: [&str; 6] = ["White", "Black", "Event", "Round", "Date", "Resu
 /// The section of cards, numbered `card-1`, `card-2`, ... as the findings table links.
 pub(super) fn render_boards(html: &mut String, boards: &[ErrorBoard], left_out: u64) {
     html.push_str(
-        "<section class=\"errors\" id=\"boards\"><h2>Errors, move by move</h2><p class=\"hint\">the position before each move that could not be played; the arrow is the move as written, red frames what forbids it, blue rings what the message names</p>",
+        "<section class=\"errors\" id=\"boards\"><h2>Errors, move by move</h2><p class=\"hint\">the position before each move that could not be played; the arrow is the move as written, red frames what forbids it, blue rings what the message names; a win for a side that cannot mate (FIDE 6.9) shows the final position</p>",
     );
     if boards.is_empty() && left_out == 0 {
         html.push_str("<p class=\"empty\">No error finding.</p>");
@@ -63,6 +63,7 @@ pub(super) fn render_boards(html: &mut String, boards: &[ErrorBoard], left_out: 
 /// One error: the board, then the game, the moves before, the finding and its meaning.
 fn render_card(html: &mut String, number: usize, board: &ErrorBoard) {
     let finding = &board.finding;
+    let severity = finding.severity().as_str();
     let heading = format!(
         "{}:{}: game {}{}{}",
         board.file,
@@ -75,7 +76,13 @@ fn render_card(html: &mut String, number: usize, board: &ErrorBoard) {
         },
         finding.move_text
     );
-    let _ = write!(html, "<article class=\"error-card\" id=\"card-{number}\">");
+    // A warning's card (a win that cannot be) is framed in the warning colour.
+    let class = if severity == "error" {
+        "error-card"
+    } else {
+        "error-card warning"
+    };
+    let _ = write!(html, "<article class=\"{class}\" id=\"card-{number}\">");
     match marks_of(finding) {
         Some((setup, marks)) => {
             let title = if finding.move_text.is_empty() {
@@ -106,7 +113,7 @@ fn render_card(html: &mut String, number: usize, board: &ErrorBoard) {
     }
     let _ = write!(
         html,
-        "<p><span class=\"sev error\">error</span> <code>{}</code></p><p class=\"message\">{}</p><p class=\"why\">{}</p>",
+        "<p><span class=\"sev {severity}\">{severity}</span> <code>{}</code></p><p class=\"message\">{}</p><p class=\"why\">{}</p>",
         finding.code,
         escape_html(&finding.message),
         escape_html(finding.code.explanation())

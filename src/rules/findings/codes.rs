@@ -94,7 +94,7 @@ codes! {
     ResultAfterAutomaticDraw => "result.after-automatic-draw", Warning,
         "The game had already ended by itself (fivefold repetition, 75-move rule or dead position, FIDE 9.6, 5.2.2) before these moves.";
     ResultUnwinnableWin => "result.unwinnable-win", Warning,
-        "The side recorded as winner has too little material to mate by any series of legal moves; such a game is drawn (FIDE 6.9).";
+        "The side recorded as winner cannot mate by any series of legal moves (too little material, or a position that can never open for it); a game lost on time against such a side is drawn (FIDE 6.9).";
     InputUnterminatedComment => "input.unterminated-comment", Warning,
         "A { comment is never closed; the moves read before it are kept.";
     InputUnescapedQuote => "input.unescaped-quote", Warning,

@@ -32,6 +32,7 @@ use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, To
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
 use crate::rules::fen::setup::{self, SetupError};
 use crate::rules::findings::{Code, Finding};
+use crate::rules::mate_check::{self, MateCheck, Verdict};
 use crate::rules::openings::{self, Book, MAX_BOOK_PLIES, OpeningMatch};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::Tags;
@@ -63,6 +64,8 @@ pub struct ReplayOptions {
     /// figures, as the openings' keys do). `select` without a column to read turns it off:
     /// its verdicts and `--dedupe` keys need the status, the moves and the tags only.
     pub judgement: bool,
+    /// Who can still mate (`--mate-check`), asked of the final position when judging.
+    pub mate_check: MateCheck,
 }
 
 impl Default for ReplayOptions {
@@ -74,6 +77,7 @@ impl Default for ReplayOptions {
             tag_infos: true,
             figures: true,
             judgement: true,
+            mate_check: MateCheck::Fast,
         }
     }
 }
@@ -162,6 +166,22 @@ pub struct GameReport {
     /// The opening named by the last position of the main line found in the data set
     /// (standard chess from the standard start only; SPEC.md "Openings").
     pub opening: Option<OpeningMatch>,
+    /// Who can still mate in the final position (SPEC.md "Who can still mate").
+    pub mate: MateFigures,
+}
+
+/// What the mate analysis found in a game (all empty when the game was not judged).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MateFigures {
+    /// The level the final position was analysed at (`None`: not analysed).
+    pub level: Option<MateCheck>,
+    /// The sides that provably cannot mate in the final position.
+    pub verdict: Verdict,
+    /// The first ply from which every position is dead (insufficient material counts).
+    pub dead_position_ply: Option<u32>,
+    /// An analysis of the game (the final position or one before it) was stopped by the
+    /// complete search's work limit.
+    pub budget: bool,
 }
 
 impl GameReport {
@@ -219,6 +239,7 @@ pub fn replay_with_tags(
             perpetual_check: false,
             annotations: AnnotationFigures::default(),
             opening: None,
+            mate: MateFigures::default(),
         },
         pos: Chess::default(),
         in_check: false,
@@ -897,11 +918,27 @@ impl Replay<'_> {
                 finding.fen.clone_from(&fen);
             }
         }
-        let termination = Termination::of(&self.pos, &self.report.draws);
+        let mut termination = Termination::of(&self.pos, &self.report.draws);
+        self.judge_mates(termination);
+        if self.report.mate.verdict.is_dead() && termination > Termination::InsufficientMaterial {
+            termination = Termination::DeadPosition;
+        }
         self.report.termination = termination;
         self.report.perpetual_check = self.report.draws.perpetual_check();
         for (code, message) in tag_checks::check(&self.report.tags, self.options.tag_infos) {
             self.game_finding(code, message);
+        }
+        // The earliest automatic end: the first dead ply may come before the others.
+        if let Some(dead) = self.report.mate.dead_position_ply
+            && self.automatic_end.is_none_or(|(ply, _)| dead <= ply)
+        {
+            let kind = if self.report.mate.verdict.is_dead() && dead == self.report.plies {
+                termination
+            } else {
+                self.dead_kind(dead)
+            };
+            self.automatic_end = Some((dead, kind));
+            self.plies_after_end = self.report.plies - dead;
         }
         if let Some((end_ply, termination)) = self.automatic_end
             && self.plies_after_end > 0
@@ -931,8 +968,67 @@ impl Replay<'_> {
         ) {
             self.report.result_consistent = false;
             self.game_finding(Code::ResultMismatch, message);
-        } else if let Some(message) = result::unwinnable_win(&self.report.result, &self.pos) {
+        } else if let Some(message) = result::unwinnable_win(
+            &self.report.result,
+            &self.pos,
+            self.report.mate.verdict,
+            self.report.tags.get("Termination"),
+        ) {
             self.game_finding(Code::ResultUnwinnableWin, message);
+        }
+    }
+}
+
+impl Replay<'_> {
+    /// Who can still mate in the final position and, when it is dead or a stalemate, the
+    /// first dead ply: scanning back, the earliest ply from which every position is dead.
+    /// A checkmate or stalemate is not called dead (the game ended there).
+    fn judge_mates(&mut self, termination: Termination) {
+        let (level, mode) = (self.options.mate_check, self.report.castling_mode);
+        let verdict = match termination {
+            Termination::Checkmate | Termination::Stalemate => Verdict::default(),
+            _ => mate_check::analyse(&self.pos, mode, level),
+        };
+        self.report.mate = MateFigures {
+            level: Some(level),
+            verdict,
+            dead_position_ply: None,
+            budget: verdict.budget,
+        };
+        let final_dead = verdict.is_dead();
+        if !final_dead && termination != Termination::Stalemate {
+            return;
+        }
+        let mut first = final_dead.then_some(self.report.plies);
+        // The positions before the final one, rebuilt from the start (rare: a dead end).
+        let mut positions = Vec::with_capacity(self.played.len());
+        let mut pos = self.start.clone();
+        for played in &self.played {
+            positions.push(pos.clone());
+            pos.play_unchecked(played.mv);
+        }
+        for (ply, pos) in positions.iter().enumerate().rev() {
+            let earlier = mate_check::analyse(pos, mode, level);
+            self.report.mate.budget |= earlier.budget;
+            if !earlier.is_dead() {
+                break;
+            }
+            first = u32::try_from(ply).ok();
+        }
+        self.report.mate.dead_position_ply = first;
+    }
+
+    /// What ended the game at the dead ply `ply`: insufficient material, or a dead position
+    /// beyond it.
+    fn dead_kind(&self, ply: u32) -> Termination {
+        let mut pos = self.start.clone();
+        for played in self.played.iter().take(ply as usize) {
+            pos.play_unchecked(played.mv);
+        }
+        if pos.is_insufficient_material() {
+            Termination::InsufficientMaterial
+        } else {
+            Termination::DeadPosition
         }
     }
 }
