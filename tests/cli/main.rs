@@ -35,6 +35,7 @@ mod determinism;
 mod docs;
 mod fen;
 mod openings;
+mod parquet;
 mod perft;
 mod pgn;
 mod regression;
