@@ -82,7 +82,7 @@ Examples:
   pgnkit stats games.pgn -o games.csv           one row per game
   pgnkit stats games.pgn --format jsonl         one JSON object per game
   pgnkit stats games.pgn --format parquet -o games.parquet  typed, for DuckDB, Polars, Spark
-  pgnkit stats lichess_db.parquet -o games.csv  a lichess Parquet table read as games
+  pgnkit stats lichess.parquet -o games.csv     a lichess Parquet table read as games
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
   pgnkit stats --merge part*.sum.csv -o total.sum.csv
