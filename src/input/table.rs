@@ -19,7 +19,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnDescriptor;
 
 use super::split::{Limits, Splitter, keep_spares};
-use crate::pgn::{InputProblem, InputProblemKind, RawGame};
+use crate::pgn::{InputProblem, InputProblemKind, RawGame, RawTag, Span};
 
 /// The four bytes a Parquet file starts (and ends) with.
 pub const MAGIC: &[u8; 4] = b"PAR1";
@@ -100,8 +100,11 @@ pub struct TableGames {
     row: u64,
     counter: Arc<AtomicU64>,
     spare: Vec<RawGame>,
-    /// The tags of the row being made, as PGN text.
+    /// The tag lines of the row being made and a blank line, as PGN text, and their
+    /// spans; its movetext and a line end, for the splitter.
     tags: Vec<u8>,
+    raw_tags: Vec<RawTag>,
+    moves: Vec<u8>,
     /// Columns skipped as no tag name, said once per file (taken by the caller).
     pub warnings: Vec<String>,
 }
@@ -255,6 +258,8 @@ impl TableGames {
             counter,
             spare: Vec::new(),
             tags: Vec::new(),
+            raw_tags: Vec::new(),
+            moves: Vec::new(),
             warnings,
         })
     }
@@ -340,6 +345,7 @@ impl TableGames {
     /// The game of the next row of the batch: its PGN text split as a file of one game.
     fn make_game(&mut self) -> io::Result<RawGame> {
         self.tags.clear();
+        self.raw_tags.clear();
         let row = self.batch_row;
         let mut movetext = None;
         let last = self.wanted.len().saturating_sub(1);
@@ -352,10 +358,19 @@ impl TableGames {
                 continue;
             }
             self.tags.push(b'[');
+            let name_start = self.tags.len();
             self.tags.extend_from_slice(wanted.name.as_bytes());
+            let name_end = self.tags.len();
             self.tags.extend_from_slice(b" \"");
+            let value_start = self.tags.len();
             push_tag_value(&mut self.tags, &cells.values, value, wanted.kind);
+            let value_end = self.tags.len();
             self.tags.extend_from_slice(b"\"]\n");
+            self.raw_tags.push(RawTag {
+                name: Span::new(name_start, name_end),
+                value: Span::new(value_start, value_end),
+                line: 0,
+            });
         }
         self.tags.push(b'\n');
         let movetext = match (self.batch.last().map(|cells| &cells.values), movetext) {
@@ -364,16 +379,33 @@ impl TableGames {
             }
             _ => &[],
         };
-        let text = (&self.tags[..]).chain(movetext).chain(&b"\n"[..]);
-        let mut splitter = Splitter::for_part(text, self.file.clone(), self.limits, 1, false, true)
-            .with_spares(std::mem::take(&mut self.spare));
+        // The tags are known: only the movetext is split, and the tag lines put before it.
+        // Tags past the game size limit go through the splitter with the movetext, which
+        // cuts them there.
+        let head = self.tags.len();
+        let tags_inside = head <= self.limits.max_game_bytes;
+        let text = if tags_inside {
+            self.moves.clear();
+            &mut self.moves
+        } else {
+            self.raw_tags.clear();
+            &mut self.tags
+        };
+        // One buffer, the line end with the movetext: the splitter takes whole lines from
+        // its buffer (a line split between two buffers goes the slow way).
+        text.extend_from_slice(movetext);
+        text.push(b'\n');
+        let mut splitter =
+            Splitter::for_part(&text[..], self.file.clone(), self.limits, 1, false, true)
+                .with_spares(std::mem::take(&mut self.spare));
         let first = splitter.next_game()?;
         let more = splitter.next_game()?.is_some();
         self.spare = splitter.into_spares();
+        let found = first.is_some();
         let mut game = match first {
             Some(game) => game,
             None => {
-                // A row of nulls: a game without tags or moves.
+                // No moves (and no tags, or tags put in below).
                 let mut game = self.spare.pop().unwrap_or_else(|| empty_game(&self.file));
                 game.reset(self.file.clone(), 1);
                 game
@@ -390,6 +422,22 @@ impl TableGames {
         }
         for problem in &mut game.problems {
             problem.line = 0;
+        }
+        if tags_inside && !self.raw_tags.is_empty() {
+            // Without moves, the blank line after the tags ends nothing.
+            let tags = match found {
+                true => &self.tags[..],
+                false => self.tags.get(..head - 1).unwrap_or_default(),
+            };
+            game.bytes.splice(0..0, tags.iter().copied());
+            for token in &mut game.tokens {
+                token.span = token.span.shifted(head);
+            }
+            for tag in &mut game.tags {
+                tag.name = tag.name.shifted(head);
+                tag.value = tag.value.shifted(head);
+            }
+            game.tags.splice(0..0, self.raw_tags.iter().copied());
         }
         if more {
             game.problems.push(InputProblem {
@@ -492,12 +540,18 @@ fn push_tag_value(out: &mut Vec<u8>, values: &Values, index: usize, kind: Kind) 
             (Some(&time), Kind::Time32 { per_second }) => {
                 push_time(out, i64::from(time), per_second)
             }
-            (Some(value), _) => write!(out, "{value}"),
+            (Some(&value), _) => {
+                push_integer(out, i64::from(value));
+                Ok(())
+            }
             (None, _) => Ok(()),
         },
         Values::Int64(values) => match (values.get(index), kind) {
             (Some(&time), Kind::Time64 { per_second }) => push_time(out, time, per_second),
-            (Some(value), _) => write!(out, "{value}"),
+            (Some(&value), _) => {
+                push_integer(out, value);
+                Ok(())
+            }
             (None, _) => Ok(()),
         },
         // Rust writes the shortest decimal that reads back as the same float.
@@ -509,9 +563,47 @@ fn push_tag_value(out: &mut Vec<u8>, values: &Values, index: usize, kind: Kind) 
 
 /// Days since 1970-01-01 as `YYYY.MM.DD` (the proleptic Gregorian calendar).
 fn push_date(out: &mut Vec<u8>, days: i32) -> io::Result<()> {
-    use std::io::Write as _;
     let (year, month, day) = civil_from_days(i64::from(days));
-    write!(out, "{year:04}.{month:02}.{day:02}")
+    if (0..10_000).contains(&year) {
+        push_padded(out, year, 4);
+    } else {
+        push_integer(out, year);
+    }
+    out.push(b'.');
+    push_padded(out, month, 2);
+    out.push(b'.');
+    push_padded(out, day, 2);
+    Ok(())
+}
+
+/// Appends `n` in decimal (a tag of every row: `write!` costs more than the digits).
+fn push_integer(out: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    let mut n = n.unsigned_abs();
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        start -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(digits.get(start..).unwrap_or_default());
+}
+
+/// Appends `n` (0 or more) with leading zeros to `width` digits.
+fn push_padded(out: &mut Vec<u8>, n: i64, width: usize) {
+    let mut digits = Vec::with_capacity(width);
+    push_integer(&mut digits, n);
+    out.extend(std::iter::repeat_n(
+        b'0',
+        width.saturating_sub(digits.len()),
+    ));
+    out.extend_from_slice(&digits);
 }
 
 /// The civil date of a day number (days since 1970-01-01), after Howard Hinnant's
@@ -536,13 +628,11 @@ fn push_time(out: &mut Vec<u8>, time: i64, per_second: i64) -> io::Result<()> {
     let per_second = per_second.max(1);
     let seconds = time.div_euclid(per_second);
     let fraction = time.rem_euclid(per_second);
-    write!(
-        out,
-        "{:02}:{:02}:{:02}",
-        seconds / 3600,
-        seconds / 60 % 60,
-        seconds % 60
-    )?;
+    push_padded(out, seconds / 3600, 2);
+    out.push(b':');
+    push_padded(out, seconds / 60 % 60, 2);
+    out.push(b':');
+    push_padded(out, seconds % 60, 2);
     if fraction != 0 {
         let width = per_second.ilog10() as usize;
         let digits = format!("{fraction:0width$}");
@@ -553,7 +643,7 @@ fn push_time(out: &mut Vec<u8>, time: i64, per_second: i64) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{civil_from_days, is_tag_name, push_time};
+    use super::{civil_from_days, is_tag_name, push_date, push_integer, push_time};
 
     #[test]
     fn day_numbers_are_civil_dates() {
@@ -561,6 +651,18 @@ mod tests {
         assert_eq!(civil_from_days(20_209), (2025, 5, 1));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn integers_and_dates_as_display_writes_them() {
+        for n in [0, 7, -7, 10, 12345, i64::MAX, i64::MIN] {
+            let mut out = Vec::new();
+            push_integer(&mut out, n);
+            assert_eq!(out, n.to_string().into_bytes());
+        }
+        let mut out = Vec::new();
+        push_date(&mut out, 20_209).ok();
+        assert_eq!(out, b"2025.05.01");
     }
 
     #[test]

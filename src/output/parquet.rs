@@ -87,7 +87,7 @@ impl Gathered {
 
     /// Adds one cell (its CSV text); an empty cell is null, except an empty string where
     /// empty strings are kept (`Record::EMPTY_STRING_IS_NULL`).
-    fn push(&mut self, cell: &str, empty_string_is_null: bool) -> anyhow::Result<()> {
+    fn push(&mut self, cell: &[u8], empty_string_is_null: bool) -> anyhow::Result<()> {
         let null = cell.is_empty();
         match self {
             Gathered::Text {
@@ -98,7 +98,7 @@ impl Gathered {
                 if null && empty_string_is_null {
                     defined.push(0);
                 } else {
-                    text.extend_from_slice(cell.as_bytes());
+                    text.extend_from_slice(cell);
                     ends.push(text.len());
                     defined.push(1);
                 }
@@ -107,9 +107,9 @@ impl Gathered {
                 if null {
                     defined.push(0);
                 } else {
-                    let value = cell
-                        .parse::<i64>()
-                        .map_err(|_| anyhow::anyhow!("`{cell}` is not an integer"))?;
+                    let value = parse_integer(cell).ok_or_else(|| {
+                        anyhow::anyhow!("`{}` is not an integer", String::from_utf8_lossy(cell))
+                    })?;
                     values.push(value);
                     defined.push(1);
                 }
@@ -118,9 +118,12 @@ impl Gathered {
                 if null {
                     defined.push(0);
                 } else {
-                    let value = cell
-                        .parse::<f64>()
-                        .map_err(|_| anyhow::anyhow!("`{cell}` is not a number"))?;
+                    let value = std::str::from_utf8(cell)
+                        .ok()
+                        .and_then(|text| text.parse::<f64>().ok())
+                        .ok_or_else(|| {
+                            anyhow::anyhow!("`{}` is not a number", String::from_utf8_lossy(cell))
+                        })?;
                     values.push(value);
                     defined.push(1);
                 }
@@ -129,7 +132,7 @@ impl Gathered {
                 if null {
                     defined.push(0);
                 } else {
-                    values.push(cell == "true");
+                    values.push(cell == b"true");
                     defined.push(1);
                 }
             }
@@ -185,6 +188,27 @@ impl Gathered {
     }
 }
 
+/// A decimal integer as the records write it (`-` and digits), read from bytes.
+fn parse_integer(cell: &[u8]) -> Option<i64> {
+    let (negative, digits) = match cell.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, cell),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &digit in digits {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        value = value
+            .checked_mul(10)?
+            .checked_add(i64::from(digit - b'0'))?;
+    }
+    Some(if negative { -value } else { value })
+}
+
 /// The Parquet type of a column: every column is optional (null where JSON lines write
 /// `null`); strings are UTF-8, numbers INT64, decimals DOUBLE.
 fn field(name: &str, json: Json) -> anyhow::Result<Arc<Type>> {
@@ -218,7 +242,8 @@ impl<W: Write + Send> ParquetTable<W> {
             .with_fields(fields)
             .build()?;
         let properties = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            // Level 1: the cheapest zstd (BENCHMARKS.md "Parquet").
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
             .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")))
             .build();
         let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))?;
@@ -235,7 +260,7 @@ impl<W: Write + Send> ParquetTable<W> {
     }
 
     /// Adds one row, its cells as CSV writes them, in column order.
-    pub fn push_row<'c>(&mut self, cells: impl Iterator<Item = &'c str>) -> anyhow::Result<()> {
+    pub fn push_row<'c>(&mut self, cells: impl Iterator<Item = &'c [u8]>) -> anyhow::Result<()> {
         let mut count = 0;
         for (column, cell) in self.columns.iter_mut().zip(cells) {
             column.push(cell, self.empty_string_is_null)?;
@@ -281,5 +306,26 @@ impl<W: Write + Send> ParquetTable<W> {
             self.write_row_group()?;
         }
         Ok(self.writer.into_inner()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_integer;
+
+    #[test]
+    fn integers_as_str_parses_them() {
+        for text in [
+            "0",
+            "7",
+            "-12",
+            "9223372036854775807",
+            "-9223372036854775807",
+        ] {
+            assert_eq!(parse_integer(text.as_bytes()), text.parse().ok(), "{text}");
+        }
+        for text in ["", "-", "1.5", "x", "9223372036854775808"] {
+            assert_eq!(parse_integer(text.as_bytes()), None, "{text}");
+        }
     }
 }

@@ -247,14 +247,15 @@ fn encode_cells(cells: &Cells) -> Vec<u8> {
     bytes
 }
 
-/// The cells `encode_cells` wrote (a cell cut short reads as what is left of it).
-fn decode_cells(mut bytes: &[u8]) -> impl Iterator<Item = &str> {
+/// The cells `encode_cells` wrote (a cell cut short reads as what is left of it): text
+/// that was a `str`, handed on as bytes.
+fn decode_cells(mut bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     std::iter::from_fn(move || {
         let (len, rest) = bytes.split_first_chunk::<4>()?;
         let len = usize::try_from(u32::from_le_bytes(*len)).unwrap_or(usize::MAX);
         let (cell, rest) = rest.split_at_checked(len).unwrap_or((rest, &[]));
         bytes = rest;
-        Some(std::str::from_utf8(cell).unwrap_or_default())
+        Some(cell)
     })
 }
 
