@@ -429,7 +429,13 @@ impl TableGames {
                 true => &self.tags[..],
                 false => self.tags.get(..head - 1).unwrap_or_default(),
             };
-            game.bytes.splice(0..0, tags.iter().copied());
+            // In front of the movetext's bytes, moved up in place.
+            let moves = game.bytes.len();
+            game.bytes.resize(moves + tags.len(), 0);
+            game.bytes.copy_within(0..moves, tags.len());
+            if let Some(front) = game.bytes.get_mut(..tags.len()) {
+                front.copy_from_slice(tags);
+            }
             for token in &mut game.tokens {
                 token.span = token.span.shifted(head);
             }
@@ -597,13 +603,9 @@ fn push_integer(out: &mut Vec<u8>, n: i64) {
 
 /// Appends `n` (0 or more) with leading zeros to `width` digits.
 fn push_padded(out: &mut Vec<u8>, n: i64, width: usize) {
-    let mut digits = Vec::with_capacity(width);
-    push_integer(&mut digits, n);
-    out.extend(std::iter::repeat_n(
-        b'0',
-        width.saturating_sub(digits.len()),
-    ));
-    out.extend_from_slice(&digits);
+    let digits = n.checked_ilog10().map_or(1, |log| log as usize + 1);
+    out.extend(std::iter::repeat_n(b'0', width.saturating_sub(digits)));
+    push_integer(out, n);
 }
 
 /// The civil date of a day number (days since 1970-01-01), after Howard Hinnant's
