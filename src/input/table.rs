@@ -1,11 +1,11 @@
 //! A Parquet file read as a table of games (SPEC.md "Parquet"): one game per row, its
-//! `movetext` column the movetext and every other column a tag of that name. Each row is
-//! written out as PGN text (its tags in column order, escaped, a blank line, the
-//! movetext) and split by the same `Splitter` as a PGN file, so a row is a game in every
-//! way (`select` writes that text); its `game`, `line` and every line within it are the
-//! row number. Rows are read in batches of at most `BATCH_ROWS` rows, fewer when their
-//! cells are large (`BATCH_BYTES`), whatever the file's row groups; a cell is never
-//! copied but into its game.
+//! `movetext` column the movetext and every other column a tag of that name. A row's game
+//! is PGN text (its tags in column order, escaped, a blank line, the movetext): the tag
+//! lines are written with their spans, the movetext is split by the same `Splitter` as a
+//! PGN file, so a row is a game in every way (`select` writes that text); its `game`,
+//! `line` and every line within it are the row number. Rows are read in batches of at
+//! most `BATCH_ROWS` rows, fewer when their cells are large (`BATCH_BYTES`), whatever the
+//! file's row groups.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -139,6 +139,53 @@ fn is_tag_name(name: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
+/// Checks what the parquet crate trusts in the footer (it asserts that a column chunk's
+/// offset and size are not negative, and indexes the chunks by column): every row group
+/// holds every column, and each chunk read lies inside the file.
+fn check_chunks(
+    reader: &SerializedFileReader<File>,
+    wanted: &[Wanted],
+    file_len: u64,
+) -> io::Result<()> {
+    let meta = reader.metadata();
+    let columns = meta.file_metadata().schema_descr().num_columns();
+    for (i, group) in meta.row_groups().iter().enumerate() {
+        let bad = |what: &str| {
+            invalid(format!(
+                "not a readable Parquet file: row group {} {what}",
+                i + 1
+            ))
+        };
+        if group.num_columns() != columns || group.num_rows() < 0 {
+            return Err(bad("does not match the schema"));
+        }
+        for column in wanted {
+            let Some(chunk) = group.columns().get(column.index) else {
+                return Err(bad("does not match the schema"));
+            };
+            let start = chunk
+                .dictionary_page_offset()
+                .unwrap_or_else(|| chunk.data_page_offset());
+            if start < 0 || chunk.compressed_size() < 0 || chunk.data_page_offset() < 0 {
+                return Err(bad(&format!(
+                    "has a negative offset or size for column `{}`",
+                    column.name
+                )));
+            }
+            let end = start
+                .unsigned_abs()
+                .saturating_add(chunk.compressed_size().unsigned_abs());
+            if end > file_len {
+                return Err(bad(&format!(
+                    "places column `{}` outside the file",
+                    column.name
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The kind of a flat column, or `None` for a type that is not read as a tag.
 fn kind_of(column: &ColumnDescriptor) -> Option<Kind> {
     if column.max_rep_level() > 0 || column.path().parts().len() != 1 {
@@ -194,6 +241,7 @@ impl TableGames {
         limits: Limits,
         counter: Arc<AtomicU64>,
     ) -> io::Result<TableGames> {
+        let file_len = file.metadata()?.len();
         let reader = SerializedFileReader::new(file)
             .map_err(|err| invalid(format!("not a readable Parquet file: {err}")))?;
         let schema = reader.metadata().file_metadata().schema_descr_ptr();
@@ -234,6 +282,7 @@ impl TableGames {
             ));
         };
         wanted.push(movetext);
+        check_chunks(&reader, &wanted, file_len)?;
         let mut warnings = Vec::new();
         if !skipped.is_empty() {
             warnings.push(format!(
@@ -321,7 +370,7 @@ impl TableGames {
                 .map_err(|err| invalid(format!("column `{}`: {err}", wanted.name)))?;
             if read != rows {
                 return Err(invalid(format!(
-                    "column `{}` ends after {} of the row group's rows",
+                    "column `{}` ends at row {}, before its row group",
                     wanted.name,
                     self.row + read as u64
                 )));
@@ -342,7 +391,8 @@ impl TableGames {
         Ok(rows > 0)
     }
 
-    /// The game of the next row of the batch: its PGN text split as a file of one game.
+    /// The game of the next row of the batch: its tag lines, and its movetext split as a
+    /// file of one game.
     fn make_game(&mut self) -> io::Result<RawGame> {
         self.tags.clear();
         self.raw_tags.clear();
