@@ -139,6 +139,39 @@ fn is_tag_name(name: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
+thread_local! {
+    /// Set while the parquet crate reads: a panic there is an input error, not a crash.
+    static GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `read` (a call into the parquet crate) so that a panic in it becomes an input
+/// error: the crate panics on some damaged pages (an index out of range in its decoders,
+/// found by the fuzz target), and a damaged file must not stop the run. The panic's own
+/// message is kept off stderr (the error names the file instead); a panic anywhere else
+/// is reported as always.
+fn guarded<T>(read: impl FnOnce() -> T) -> io::Result<T> {
+    static QUIET: std::sync::Once = std::sync::Once::new();
+    QUIET.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !GUARDED.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    GUARDED.with(|flag| flag.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(read));
+    GUARDED.with(|flag| flag.set(false));
+    result.map_err(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        invalid(format!("a damaged Parquet page or footer ({why})"))
+    })
+}
+
 /// Checks what the parquet crate trusts in the footer (it asserts that a column chunk's
 /// offset and size are not negative, and indexes the chunks by column): every row group
 /// holds every column, and each chunk read lies inside the file.
@@ -242,7 +275,7 @@ impl TableGames {
         counter: Arc<AtomicU64>,
     ) -> io::Result<TableGames> {
         let file_len = file.metadata()?.len();
-        let reader = SerializedFileReader::new(file)
+        let reader = guarded(|| SerializedFileReader::new(file))?
             .map_err(|err| invalid(format!("not a readable Parquet file: {err}")))?;
         let schema = reader.metadata().file_metadata().schema_descr_ptr();
         let mut wanted = Vec::new();
@@ -320,7 +353,7 @@ impl TableGames {
 
     /// The next row's game; `Ok(None)` after the last row.
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
-        if self.batch_rows_left == 0 && !self.read_batch()? {
+        if self.batch_rows_left == 0 && !guarded(|| self.read_batch())?? {
             return Ok(None);
         }
         self.batch_rows_left -= 1;

@@ -274,6 +274,23 @@ fn damaged_tables_are_input_errors_that_say_so() {
     }
 }
 
+#[test]
+fn a_page_the_parquet_crate_panics_on_is_an_input_error() {
+    // Found by the fuzz target: a dictionary page cut short makes the crate's decoder
+    // index past its bytes.
+    let path = table("bad-dictionary-page.parquet");
+    for threads in ["1", "2"] {
+        let (code, _, stderr) =
+            run_args(&["stats", "--threads", threads, "-o", "/dev/null", &path]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(
+            stderr.contains(&format!("cannot read {path}: a damaged Parquet page")),
+            "{stderr}"
+        );
+    }
+}
+
 /// A table of one string column `movetext` with these cells, written with the parquet
 /// crate (a 100 MB cell is made here rather than committed).
 fn movetext_table(cells: &[Vec<u8>]) -> (tempfile::TempDir, std::path::PathBuf) {
