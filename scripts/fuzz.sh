@@ -2,7 +2,7 @@
 # scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Runs pgnkit's cargo-fuzz targets (fuzz/: split, pipeline, validate, fen, moves,
-# san_shortcut, mate_check), each for SECONDS (default 600, i.e. ten minutes), two at a time, niced;
+# san_shortcut, mate_check, parquet), each for SECONDS (default 600, i.e. ten minutes), two at a time, niced;
 # MAX_LEN caps the input size (default 1048576: inputs of up to 1 MiB reach several chunks
 # and the pipeline's cuts). Needs a nightly toolchain and `cargo install cargo-fuzz`. Seeds
 # fuzz/corpus/TARGET from testdata/ and, when present, ../shared/corpus.
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.." || exit 2
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(split pipeline validate fen moves san_shortcut mate_check)
+[ ${#targets[@]} -gt 0 ] || targets=(split pipeline validate fen moves san_shortcut mate_check parquet)
 shared=../shared/corpus
 
 mkdir -p fuzz/logs fuzz/corpus/split fuzz/corpus/pipeline fuzz/corpus/validate fuzz/corpus/fen \
@@ -56,6 +56,11 @@ if [ -d "$shared/positions" ]; then
     printf '%s' "$line" | cut -d' ' -f1-6 | tr -d '\r' | seed fen "$i"
   done
 fi
+# The Parquet reader: the small tables written by pyarrow (the damaged ones included).
+mkdir -p fuzz/corpus/parquet
+for f in testdata/parquet/*.parquet; do
+  [ "$(stat -c %s "$f")" -le 1048576 ] && seed parquet "$(basename "$f" .parquet)" < "$f"
+done
 printf 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' | seed fen start
 # The mate check: the labelled positions of chasolver, each at fast (the first byte `.`).
 mkdir -p fuzz/corpus/mate_check

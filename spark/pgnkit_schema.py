@@ -10,14 +10,15 @@ kept exactly as pgnkit writes it ("" stays "").
 from pyspark.sql.types import (
     BooleanType,
     DoubleType,
-    IntegerType,
     LongType,
     StringType,
     StructField,
     StructType,
 )
 
-S, I, L, B, D = StringType(), IntegerType(), LongType(), BooleanType(), DoubleType()
+# Integers are 64-bit (`I` and `L` alike), as in `pgnkit stats --format parquet` (INT64):
+# the job's games table and pgnkit's own Parquet have one schema (spark/tests/test_parquet.py).
+S, I, L, B, D = StringType(), LongType(), LongType(), BooleanType(), DoubleType()
 
 # `pgnkit stats` columns, in the order of its header (src/stats/row.rs StatsRow::HEADER).
 STATS_COLUMNS = [
@@ -97,9 +98,10 @@ FINDING_COLUMNS = [
 
 
 def games_schema(tags):
-    """The games table: the stats columns, then one string column per `--tags` name."""
+    """The games table: the stats columns, then one string column per `--tags` name (null
+    allowed, as `stats --format parquet` writes an absent tag)."""
     fields = [StructField(name, kind, nullable=True) for name, kind in STATS_COLUMNS]
-    fields += [StructField(tag, S, nullable=False) for tag in tags]
+    fields += [StructField(tag, S, nullable=True) for tag in tags]
     return StructType(fields)
 
 

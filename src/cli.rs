@@ -116,8 +116,10 @@ pub enum ColorChoice {
 /// The flags of every command that reads games.
 #[derive(Debug, Clone, Args)]
 pub struct InputArgs {
-    /// Files, folders (every *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2 below them, in byte-wise
-    /// path order) or `-` for stdin (the default when none is given).
+    /// Files, folders (every *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2 and *.parquet below them,
+    /// in byte-wise path order) or `-` for stdin (the default when none is given). A
+    /// Parquet file with a string `movetext` column is a table of games, one per row, its
+    /// other columns tags (the lichess database's layout).
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
 

@@ -145,7 +145,7 @@ def test_job_in_local_mode_equals_one_run(spark, archive, tmp_path):
     assert len(games) > 50 and any(f[8] == "error" for f in findings)
     typed = spark.read.parquet(str(tmp_path / "out" / "games")).schema
     assert typed["game"].dataType.typeName() == "long"
-    assert typed["plies"].dataType.typeName() == "integer"
+    assert typed["plies"].dataType.typeName() == "long"
     assert typed["perpetual_check"].dataType.typeName() == "boolean"
     assert typed["EventDate"].dataType.typeName() == "string"
 

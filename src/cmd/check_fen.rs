@@ -41,7 +41,8 @@ pub struct Args {
     #[arg(long, help_heading = "Output")]
     pub repair: bool,
 
-    /// Output format: text lines, JSON lines, or CSV with a header.
+    /// Output format: text lines, JSON lines, CSV with a header, or one Parquet file with
+    /// the same columns, typed (needs -o FILE or a pipe).
     #[arg(long, value_enum, default_value_t = CheckFormat::Text, help_heading = "Output")]
     pub format: CheckFormat,
 
@@ -65,6 +66,7 @@ pub enum CheckFormat {
     Text,
     Jsonl,
     Csv,
+    Parquet,
 }
 
 /// One defect of the jsonl and csv formats.
@@ -109,6 +111,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         chess960: args.chess960,
         repair: args.repair,
     };
+    if args.format == CheckFormat::Parquet {
+        RecordFormat::Parquet.refuse_terminal(ctx.data_on_terminal)?;
+    }
     let output = Output::create(args.output.output.as_deref())?;
     let mut sink = match args.format {
         CheckFormat::Text => Sink::Text {
@@ -123,6 +128,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         CheckFormat::Csv => Sink::Records(RecordWriter::new::<DefectRecord>(
             output,
             RecordFormat::Csv,
+            &[],
+        )?),
+        CheckFormat::Parquet => Sink::Records(RecordWriter::new::<DefectRecord>(
+            output,
+            RecordFormat::Parquet,
             &[],
         )?),
     };
@@ -177,7 +187,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     })?;
     let output = match sink {
         Sink::Text { out, .. } => out,
-        Sink::Records(records) => records.into_inner(),
+        Sink::Records(records) => records.finish()?,
     };
     output.finish()?;
     Ok(if errors > 0 {

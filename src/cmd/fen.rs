@@ -47,7 +47,8 @@ pub struct Args {
 
     /// text: one FEN per line; csv: `file,game,line,ply,san,fen` with a header (`san`: the
     /// move in standard SAN however the file wrote it, empty at ply 0); jsonl: one object
-    /// per position with the same keys (`san` null at ply 0).
+    /// per position with the same keys (`san` null at ply 0); parquet: one Parquet file
+    /// with the same columns, typed (needs -o FILE or a pipe).
     #[arg(long, value_enum, default_value_t = FenFormat::Text, help_heading = "Output")]
     pub format: FenFormat,
 
@@ -77,6 +78,7 @@ pub enum FenFormat {
     Text,
     Jsonl,
     Csv,
+    Parquet,
 }
 
 /// Which positions of a game are written.
@@ -202,7 +204,7 @@ impl Record for FenRecord<'_> {
     }
 }
 
-/// Where the FENs go: records (csv, jsonl) or plain lines.
+/// Where the FENs go: records (csv, jsonl, parquet) or plain lines.
 enum Sink {
     Records(RecordWriter<Output>),
     Text(Output),
@@ -227,6 +229,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // Positions need no openings or annotations, unless a `--where` reads them.
     run.options.figures = run.filter.reads_columns();
 
+    if args.format == FenFormat::Parquet {
+        RecordFormat::Parquet.refuse_terminal(run.ctx.data_on_terminal)?;
+    }
     let output = Output::create(args.output.output.as_deref())?;
     let lines_only = args.format == FenFormat::Text;
     let mut sink = match args.format {
@@ -239,6 +244,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         FenFormat::Jsonl => Sink::Records(RecordWriter::new::<FenRecord>(
             output,
             RecordFormat::Jsonl,
+            &[],
+        )?),
+        FenFormat::Parquet => Sink::Records(RecordWriter::new::<FenRecord>(
+            output,
+            RecordFormat::Parquet,
             &[],
         )?),
     };
@@ -267,7 +277,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
     let output = match sink {
-        Sink::Records(records) => records.into_inner(),
+        Sink::Records(records) => records.finish()?,
         Sink::Text(output) => output,
     };
     output.finish()?;

@@ -47,7 +47,9 @@ pub struct Args {
 
     /// One row per game as CSV with a header, or one JSON object per game with the same
     /// keys in the same order (counts and figures as numbers, booleans as booleans, tag
-    /// values as strings, empty cells as null).
+    /// values as strings, empty cells as null), or one Parquet file with the same columns
+    /// typed as JSON types them (integers INT64, clock seconds DOUBLE, BOOLEAN, UTF-8
+    /// strings, null where JSON has null; zstd; needs -o FILE or a pipe).
     #[arg(long, value_enum, default_value_t = StatsFormat::Csv, help_heading = "Output")]
     pub format: StatsFormat,
 
@@ -81,6 +83,8 @@ const EXAMPLES: &str = "\
 Examples:
   pgnkit stats games.pgn -o games.csv           one row per game
   pgnkit stats games.pgn --format jsonl         one JSON object per game
+  pgnkit stats games.pgn --format parquet -o games.parquet  typed, for DuckDB, Polars, Spark
+  pgnkit stats lichess.parquet -o games.csv     a lichess Parquet table read as games
   pgnkit stats archive/ --summary -o /dev/null  only the summary table
   pgnkit stats big.pgn --shard 0/4 -o part0.csv --summary-output part0.sum.csv
   pgnkit stats --merge part*.sum.csv -o total.sum.csv
@@ -93,6 +97,7 @@ Examples:
 pub enum StatsFormat {
     Csv,
     Jsonl,
+    Parquet,
 }
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -108,13 +113,15 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ("--summary-output", args.summary_output.as_deref()),
         ],
     )?;
-    let output = Output::create(args.output.output.as_deref())?;
-    // Opened before the run, so that a bad path fails at once, not after hours of work.
-    let summary_output = summary_output(&args)?;
     let format = match args.format {
         StatsFormat::Csv => RecordFormat::Csv,
         StatsFormat::Jsonl => RecordFormat::Jsonl,
+        StatsFormat::Parquet => RecordFormat::Parquet,
     };
+    format.refuse_terminal(run.ctx.data_on_terminal)?;
+    let output = Output::create(args.output.output.as_deref())?;
+    // Opened before the run, so that a bad path fails at once, not after hours of work.
+    let summary_output = summary_output(&args)?;
     // The CSV header comes first, also when the input holds no game.
     let tags = &args.tags;
     let mut rows = RecordWriter::new::<StatsRow>(output, format, tags)?;
@@ -136,7 +143,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok(())
         },
     )?;
-    rows.into_inner().finish()?;
+    rows.finish()?.finish()?;
 
     finish_summary(&summary, summary_output, args.summary)?;
     // Broken games are data here: only input and output errors change the exit code.

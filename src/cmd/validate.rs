@@ -8,6 +8,7 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{CodeArgs, FindingFormat, FindingWriter, TextDetail};
 use crate::output::pgn::write_original;
+use crate::output::records::RecordFormat;
 use crate::output::summary::RunFigures;
 use crate::rules::Severity;
 
@@ -30,7 +31,8 @@ pub struct Args {
     #[command(flatten)]
     pub output: OutputArg,
 
-    /// Output format: compiler-style text lines, JSON lines, or CSV with a header.
+    /// Output format: compiler-style text lines, JSON lines, CSV with a header, or one
+    /// Parquet file with the JSON keys as typed columns (needs -o FILE or a pipe).
     #[arg(long, value_enum, default_value_t = FindingFormat::Text, help_heading = "Output")]
     pub format: FindingFormat,
 
@@ -132,6 +134,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // Openings and annotations only show through info findings or a `--where` column.
     run.options.figures = args.level == Level::Info || run.filter.reads_columns();
 
+    if args.format == FindingFormat::Parquet {
+        RecordFormat::Parquet.refuse_terminal(run.ctx.data_on_terminal)?;
+    }
     let output = Output::create(args.output.output.as_deref())?;
     let detail = TextDetail {
         context: !args.compact && (args.verbose || run.ctx.data_on_terminal || args.board),

@@ -1,14 +1,45 @@
-//! Opening a source as a stream of decompressed bytes; the format is told by magic bytes,
-//! so stdin and misnamed files work too.
+//! Opening a source as a stream of decompressed bytes, or as a Parquet table of games;
+//! the format is told by magic bytes, so stdin and misnamed files work too.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::Source;
+use super::table::{self, TableGames};
+use super::{Limits, Source};
 
 const BUFFER_SIZE: usize = 64 * 1024;
+
+/// A source opened: PGN text, or a Parquet table whose rows are games.
+pub enum Opened {
+    Text(Decoded),
+    Table(Box<TableGames>),
+}
+
+/// Opens the source: a regular file that starts with `PAR1` is a Parquet table (read by
+/// seeking in it), anything else a stream decoded as its first bytes call for.
+/// `counter` adds up the bytes read from the source itself, for the progress bar.
+pub fn open_source(source: &Source, limits: Limits, counter: Arc<AtomicU64>) -> io::Result<Opened> {
+    if let Source::File { path, .. } = source {
+        let mut file = File::open(path)?;
+        let meta = file.metadata()?;
+        if meta.is_dir() {
+            return Err(io::Error::other("is a directory"));
+        }
+        // Only a regular file can be peeked at and read again; a pipe goes to `decode`,
+        // which tells Parquet it cannot read.
+        if meta.is_file() {
+            if table::is_parquet(&mut file)? {
+                let games = TableGames::open(file, Arc::from(source.name()), limits, counter)?;
+                return Ok(Opened::Table(Box::new(games)));
+            }
+            file.seek(SeekFrom::Start(0))?;
+        }
+        return decode_counted(Box::new(file), source.name(), counter).map(Opened::Text);
+    }
+    open_decoded(source, counter).map(Opened::Text)
+}
 
 /// Opens the source and wraps it in the decoder its first bytes call for; `counter` adds
 /// up the bytes read from the source itself (compressed), for the progress bar.
@@ -23,12 +54,20 @@ pub fn open_decoded(source: &Source, counter: Arc<AtomicU64>) -> io::Result<Deco
             Box::new(file)
         }
     };
+    decode_counted(raw, source.name(), counter)
+}
+
+fn decode_counted(
+    raw: Box<dyn Read + Send>,
+    name: &str,
+    counter: Arc<AtomicU64>,
+) -> io::Result<Decoded> {
     decode(
         Box::new(Counting {
             inner: raw,
             counter,
         }),
-        source.name(),
+        name,
     )
 }
 
@@ -93,7 +132,12 @@ fn unsupported_archive(head: &[u8], name: &str) -> Option<String> {
             name.to_string()
         }
     };
-    let hint = if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+    let hint = if head.starts_with(table::MAGIC) {
+        // The footer, at the end, says where everything is: a stream will not do.
+        "a Parquet file: give its path (Parquet is read by seeking in the file, not from \
+         stdin or a pipe)"
+            .to_string()
+    } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
         format!(
             "a zip archive: extract it first, e.g. `unzip -p {} | pgnkit validate -`",
             file("x.zip")

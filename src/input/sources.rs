@@ -40,7 +40,7 @@ pub struct SourceError {
     pub reason: String,
 }
 
-const GAME_FILE_SUFFIXES: [&str; 4] = [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2"];
+const GAME_FILE_SUFFIXES: [&str; 5] = [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".parquet"];
 
 /// What the INPUT arguments expand to.
 #[derive(Debug, Default)]

@@ -14,6 +14,7 @@ pub enum FindingFormat {
     Text,
     Jsonl,
     Csv,
+    Parquet,
 }
 
 /// One finding with its game's identity: the record of the jsonl and csv formats, with
@@ -149,7 +150,7 @@ impl CodeFilter {
 }
 
 /// Writes findings in one format.
-pub struct FindingWriter<W: Write> {
+pub struct FindingWriter<W: Write + Send> {
     sink: Sink<W>,
     /// Findings written so far.
     pub written: u64,
@@ -157,7 +158,7 @@ pub struct FindingWriter<W: Write> {
     explained: Vec<Code>,
 }
 
-enum Sink<W: Write> {
+enum Sink<W: Write + Send> {
     Text {
         out: W,
         color: bool,
@@ -172,7 +173,7 @@ const DIM: &str = "\x1b[2m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
-impl<W: Write> FindingWriter<W> {
+impl<W: Write + Send> FindingWriter<W> {
     pub fn new(
         out: W,
         format: FindingFormat,
@@ -189,6 +190,11 @@ impl<W: Write> FindingWriter<W> {
             FindingFormat::Csv => Sink::Records(RecordWriter::new::<FindingRecord>(
                 out,
                 RecordFormat::Csv,
+                &[],
+            )?),
+            FindingFormat::Parquet => Sink::Records(RecordWriter::new::<FindingRecord>(
+                out,
+                RecordFormat::Parquet,
                 &[],
             )?),
         };
@@ -225,7 +231,7 @@ impl<W: Write> FindingWriter<W> {
     pub fn finish(self) -> anyhow::Result<W> {
         Ok(match self.sink {
             Sink::Text { out, .. } => out,
-            Sink::Records(records) => records.into_inner(),
+            Sink::Records(records) => records.finish()?,
         })
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod findings;
+pub mod parquet;
 pub mod pgn;
 pub mod records;
 pub mod report;

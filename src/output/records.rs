@@ -1,19 +1,24 @@
 //! One writer for every command that writes records (validate's findings, check-fen's
-//! defects, fen's positions, stats' rows): CSV with a header, or JSON lines. A record type
-//! names its columns once, each with its JSON type; its cells are the text CSV writes,
-//! and JSON takes each cell's type from its column.
+//! defects, fen's positions, stats' rows): CSV with a header, JSON lines, or Parquet. A
+//! record type names its columns once, each with its JSON type; its cells are the text CSV
+//! writes, and JSON and Parquet (`output::parquet`) take each cell's type from its column.
 
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
+
+use super::parquet::ParquetTable;
 
 /// How a column's cells are written in JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Json {
     /// A JSON string (tag values, names, FENs, messages).
     String,
-    /// A JSON number, written as the cell's text (an empty cell is `null`).
+    /// A JSON number, written as the cell's text (an empty cell is `null`): an integer
+    /// (Parquet INT64).
     Number,
+    /// A JSON number that may have a fraction, such as clock seconds (Parquet DOUBLE).
+    Decimal,
     /// `true` or `false` (an empty cell is `null`).
     Bool,
 }
@@ -40,6 +45,13 @@ impl Column {
         }
     }
 
+    pub const fn decimal(name: &'static str) -> Column {
+        Column {
+            name,
+            json: Json::Decimal,
+        }
+    }
+
     pub const fn bool(name: &'static str) -> Column {
         Column {
             name,
@@ -53,6 +65,17 @@ impl Column {
 pub enum RecordFormat {
     Csv,
     Jsonl,
+    Parquet,
+}
+
+impl RecordFormat {
+    /// Parquet is binary: refused on a terminal (`-o FILE` or a pipe), before any work.
+    pub fn refuse_terminal(self, data_on_terminal: bool) -> anyhow::Result<()> {
+        if self == RecordFormat::Parquet && data_on_terminal {
+            anyhow::bail!("--format parquet writes a binary file: give -o FILE or pipe the output");
+        }
+        Ok(())
+    }
 }
 
 /// A kind of record: its columns, and its cells in their order.
@@ -113,7 +136,7 @@ impl Cells {
         self.text.get(start..end)
     }
 
-    fn iter(&self) -> impl Iterator<Item = &str> {
+    pub(super) fn iter(&self) -> impl Iterator<Item = &str> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts
             .zip(self.ends.iter().copied())
@@ -139,25 +162,40 @@ fn push_decimal(text: &mut String, mut n: u64) {
 }
 
 /// Writes records of one type in one format.
-pub struct RecordWriter<W: Write> {
-    out: W,
+pub struct RecordWriter<W: Write + Send> {
+    out: Destination<W>,
     format: RecordFormat,
     /// Columns named at run time after the record type's own (`stats --tags`): strings.
     extra: Vec<String>,
 }
 
-impl<W: Write> RecordWriter<W> {
+/// Text records go straight to the destination; Parquet ones are gathered in row groups.
+enum Destination<W: Write + Send> {
+    Text(W),
+    Parquet(Box<ParquetTable<W>>),
+}
+
+impl<W: Write + Send> RecordWriter<W> {
     /// A writer that has written the CSV header, so a run without records still gives a
-    /// table. `extra` names string columns that follow the record type's own (the
-    /// record pushes their cells last).
+    /// table (and Parquet a file with the columns and no row). `extra` names string columns
+    /// that follow the record type's own (the record pushes their cells last).
     pub fn new<R: Record>(
         mut out: W,
         format: RecordFormat,
         extra: &[String],
     ) -> anyhow::Result<RecordWriter<W>> {
-        if format == RecordFormat::Csv {
-            out.write_all(&csv_header::<R>(extra)?)?;
-        }
+        let out = match format {
+            RecordFormat::Csv => {
+                out.write_all(&csv_header::<R>(extra)?)?;
+                Destination::Text(out)
+            }
+            RecordFormat::Jsonl => Destination::Text(out),
+            RecordFormat::Parquet => Destination::Parquet(Box::new(ParquetTable::new(
+                out,
+                columns::<R>(extra),
+                R::EMPTY_STRING_IS_NULL,
+            )?)),
+        };
         Ok(RecordWriter {
             out,
             format,
@@ -167,22 +205,71 @@ impl<W: Write> RecordWriter<W> {
 
     pub fn write<R: Record>(&mut self, record: &R) -> anyhow::Result<()> {
         let bytes = encode(record, self.format, &self.extra)?;
-        self.out.write_all(&bytes)?;
-        Ok(())
+        self.write_encoded(&bytes)
     }
 
     /// Writes a record `encode` made (on a worker thread).
     pub fn write_encoded(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
-        self.out.write_all(bytes)?;
+        match &mut self.out {
+            Destination::Text(out) => out.write_all(bytes)?,
+            Destination::Parquet(table) => table.push_row(decode_cells(bytes))?,
+        }
         Ok(())
     }
 
-    pub fn into_inner(self) -> W {
-        self.out
+    /// Ends the records (Parquet's last row group and footer) and hands back the
+    /// destination.
+    pub fn finish(self) -> anyhow::Result<W> {
+        match self.out {
+            Destination::Text(out) => Ok(out),
+            Destination::Parquet(table) => table.finish(),
+        }
     }
 }
 
-/// One record in `format`, with its line end (`extra`: as [`RecordWriter::new`]). Each
+/// The columns of a record type, then the `extra` string columns: names and JSON types.
+fn columns<R: Record>(extra: &[String]) -> impl Iterator<Item = (&str, Json)> {
+    R::COLUMNS
+        .iter()
+        .map(|column| (column.name, column.json))
+        .chain(extra.iter().map(|name| (name.as_str(), Json::String)))
+}
+
+/// A record's cells for Parquet, as `encode` hands them from a worker: the number of
+/// cells, where each ends (4 bytes each, little-endian), then their text in one piece.
+fn encode_cells(cells: &Cells) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(4 + 4 * cells.ends.len() + cells.text.len());
+    let count = u32::try_from(cells.ends.len()).unwrap_or(u32::MAX);
+    bytes.extend_from_slice(&count.to_le_bytes());
+    for &end in &cells.ends {
+        let end = u32::try_from(end).unwrap_or(u32::MAX);
+        bytes.extend_from_slice(&end.to_le_bytes());
+    }
+    bytes.extend_from_slice(cells.text.as_bytes());
+    bytes
+}
+
+/// The cells `encode_cells` wrote (a cell past the text reads as empty): text that was a
+/// `str`, handed on as bytes.
+fn decode_cells(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let (count, rest) = match bytes.split_first_chunk::<4>() {
+        Some((count, rest)) => (u32::from_le_bytes(*count) as usize, rest),
+        None => (0, bytes),
+    };
+    let (ends, text) = rest.split_at_checked(4 * count).unwrap_or((&[], &[]));
+    let mut start = 0;
+    ends.chunks_exact(4).map(move |end| {
+        let end = end
+            .first_chunk::<4>()
+            .map_or(0, |end| u32::from_le_bytes(*end) as usize);
+        let cell = text.get(start..end).unwrap_or_default();
+        start = end;
+        cell
+    })
+}
+
+/// One record in `format`, with its line end (`extra`: as [`RecordWriter::new`]; Parquet:
+/// the cells, for [`RecordWriter::write_encoded`] to gather). Each
 /// thread keeps its buffers and CSV writer, so a record costs one allocation (the bytes
 /// returned).
 pub fn encode<R: Record>(
@@ -202,6 +289,7 @@ pub fn encode<R: Record>(
                 encoder.take_csv(made)
             }
             RecordFormat::Jsonl => Ok(json_line::<R>(&encoder.cells, extra)),
+            RecordFormat::Parquet => Ok(encode_cells(&encoder.cells)),
         }
     })
 }
@@ -220,11 +308,7 @@ fn csv_header<R: Record>(extra: &[String]) -> anyhow::Result<Vec<u8>> {
 fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
     let mut line = Vec::with_capacity(cells.text.len() + 16 * R::COLUMNS.len());
     line.push(b'{');
-    let columns = R::COLUMNS
-        .iter()
-        .map(|column| (column.name, column.json))
-        .chain(extra.iter().map(|name| (name.as_str(), Json::String)));
-    for (i, ((name, json), cell)) in columns.zip(cells.iter()).enumerate() {
+    for (i, ((name, json), cell)) in columns::<R>(extra).zip(cells.iter()).enumerate() {
         if i > 0 {
             line.push(b',');
         }
@@ -235,8 +319,10 @@ fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
                 line.extend_from_slice(b"null")
             }
             Json::String => json_string(&mut line, cell),
-            Json::Number | Json::Bool if cell.is_empty() => line.extend_from_slice(b"null"),
-            Json::Number | Json::Bool => line.extend_from_slice(cell.as_bytes()),
+            Json::Number | Json::Decimal | Json::Bool if cell.is_empty() => {
+                line.extend_from_slice(b"null")
+            }
+            Json::Number | Json::Decimal | Json::Bool => line.extend_from_slice(cell.as_bytes()),
         }
     }
     line.extend_from_slice(b"}\n");
@@ -309,5 +395,23 @@ mod tests {
             push_decimal(&mut text, n);
             assert_eq!(text, format!("x{n}"));
         }
+    }
+}
+
+#[cfg(test)]
+mod parquet_cells {
+    use super::{Cells, decode_cells, encode_cells};
+
+    #[test]
+    fn cells_handed_on_for_parquet_read_back_as_written() {
+        let mut cells = Cells::default();
+        cells.text("a.pgn");
+        cells.number(12u32);
+        cells.optional(None::<u32>);
+        cells.text("Zoé");
+        let bytes = encode_cells(&cells);
+        let back: Vec<&[u8]> = decode_cells(&bytes).collect();
+        assert_eq!(back, [&b"a.pgn"[..], b"12", b"", "Zoé".as_bytes()]);
+        assert_eq!(decode_cells(bytes.get(..3).unwrap_or_default()).count(), 0);
     }
 }

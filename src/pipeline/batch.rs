@@ -77,3 +77,13 @@ impl InputError {
         matches!(self, InputError::Open { .. })
     }
 }
+
+/// Warnings about an input that is still read (a Parquet table's skipped columns).
+pub(super) fn say_warnings(warnings: &[String]) {
+    for warning in warnings {
+        crate::say!(
+            "pgnkit: warning: {}",
+            crate::output::terminal::visible(warning)
+        );
+    }
+}

@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicU64;
 use super::batch::{Batch, InputError};
 use super::parallel::Work;
 use crate::input::{
-    CHUNK_BYTES, Chunker, Limits, MAX_CHUNK_BYTES, Piece, Source, Splitter, open_decoded,
+    CHUNK_BYTES, Chunker, Limits, MAX_CHUNK_BYTES, Opened, Piece, Source, Splitter, TableGames,
+    open_source,
 };
 use crate::pgn::RawGame;
 
@@ -45,6 +46,12 @@ enum Reading<'a> {
     Rest {
         source: &'a Source,
         splitter: Box<Splitter<RestOfFile>>,
+        starts_file: bool,
+    },
+    /// Reading the rows of a Parquet table as games, in batches.
+    Table {
+        source: &'a Source,
+        table: Box<TableGames>,
         starts_file: bool,
     },
     /// A read error, reported after the games read before it.
@@ -86,10 +93,18 @@ impl<'a> Input<'a> {
                         return None;
                     };
                     self.sources_reached += 1;
-                    match open_decoded(source, self.counter.clone()) {
+                    match open_source(source, self.limits, self.counter.clone()) {
+                        Ok(Opened::Table(table)) => {
+                            super::batch::say_warnings(&table.warnings);
+                            self.reading = Reading::Table {
+                                source,
+                                table,
+                                starts_file: true,
+                            };
+                        }
                         // The same chunk size from a decompressor: larger chunks from
                         // one (256 KiB) cost a `.zst` 15% more time at two threads.
-                        Ok(reader) => {
+                        Ok(Opened::Text(reader)) => {
                             self.reading = Reading::Chunks {
                                 source,
                                 file: Arc::from(source.name()),
@@ -137,12 +152,31 @@ impl<'a> Input<'a> {
                         break Work::InputError(InputError::read(source, err));
                     }
                 },
+                Reading::Table {
+                    source,
+                    mut table,
+                    starts_file,
+                } => {
+                    let (games, failed) = next_batch(|| table.next_game());
+                    self.reading = match failed {
+                        Some(err) => Reading::Failed(InputError::read(source, err)),
+                        None if games.is_empty() => Reading::Idle,
+                        None => Reading::Table {
+                            source,
+                            table,
+                            starts_file: false,
+                        },
+                    };
+                    if !games.is_empty() {
+                        break Work::Games { games, starts_file };
+                    }
+                }
                 Reading::Rest {
                     source,
                     mut splitter,
                     starts_file,
                 } => {
-                    let (games, failed) = next_batch(&mut splitter);
+                    let (games, failed) = next_batch(|| splitter.next_game());
                     self.reading = match failed {
                         Some(err) => Reading::Failed(InputError::read(source, err)),
                         None if games.is_empty() => Reading::Idle,
@@ -164,11 +198,13 @@ impl<'a> Input<'a> {
     }
 }
 
-/// The next batch of games from a splitter; a read error ends it.
-fn next_batch(splitter: &mut Splitter<impl BufRead>) -> (Vec<RawGame>, Option<std::io::Error>) {
+/// The next batch of games from a splitter or a table; a read error ends it.
+fn next_batch(
+    mut next_game: impl FnMut() -> std::io::Result<Option<RawGame>>,
+) -> (Vec<RawGame>, Option<std::io::Error>) {
     let mut batch = Batch::new();
     while !batch.is_full() {
-        match splitter.next_game() {
+        match next_game() {
             Ok(Some(game)) => batch.push(game),
             Ok(None) => break,
             Err(err) => return (batch.into_games(), Some(err)),

@@ -5,8 +5,30 @@ use std::sync::atomic::AtomicU64;
 
 use super::batch::{Batch, InputError};
 use super::{Message, Pipeline, ReadCounts};
-use crate::input::{Source, Splitter, open_decoded};
+use crate::input::{Decoded, Opened, Source, Splitter, TableGames, open_source};
 use crate::pgn::RawGame;
+
+/// The games of one source: split from its text, or the rows of its Parquet table.
+enum Games {
+    Text(Box<Splitter<Decoded>>),
+    Table(Box<TableGames>),
+}
+
+impl Games {
+    fn next_game(&mut self) -> std::io::Result<Option<RawGame>> {
+        match self {
+            Games::Text(splitter) => splitter.next_game(),
+            Games::Table(table) => table.next_game(),
+        }
+    }
+
+    fn recycle(&mut self, games: &mut Vec<RawGame>) {
+        match self {
+            Games::Text(splitter) => splitter.recycle(games),
+            Games::Table(table) => table.recycle(games),
+        }
+    }
+}
 
 /// The reading with one thread: opens each source in turn, splits it into games and emits
 /// batches of the games picked. `emit` may hand back games already written, for their
@@ -28,8 +50,8 @@ pub(super) fn read_all(
             break;
         }
         sources_reached += 1;
-        let reader = match open_decoded(source, counter.clone()) {
-            Ok(reader) => reader,
+        let opened = match open_source(source, pipeline.limits, counter.clone()) {
+            Ok(opened) => opened,
             Err(err) => {
                 if !batch.is_empty() {
                     emit(Message::Games(batch.take()))?;
@@ -38,7 +60,17 @@ pub(super) fn read_all(
                 continue;
             }
         };
-        let mut splitter = Splitter::new(reader, Arc::from(source.name()), pipeline.limits);
+        let mut splitter = match opened {
+            Opened::Text(reader) => Games::Text(Box::new(Splitter::new(
+                reader,
+                Arc::from(source.name()),
+                pipeline.limits,
+            ))),
+            Opened::Table(table) => {
+                super::batch::say_warnings(&table.warnings);
+                Games::Table(table)
+            }
+        };
         loop {
             crate::interrupt::check()?;
             match splitter.next_game() {

@@ -7,7 +7,7 @@ use crate::util::*;
 
 /// Every game-reading command and output, as arguments before the input. `OUT` stands for
 /// a file in the run's folder, compared too.
-const COMMANDS: [&[&str]; 13] = [
+const COMMANDS: [&[&str]; 16] = [
     &["validate", "--level", "info"],
     &[
         "validate",
@@ -29,6 +29,32 @@ const COMMANDS: [&[&str]; 13] = [
     &["stats", "--summary", "-o", "OUT.csv"],
     &["stats", "--tags", "White,ECO,PlyCount"],
     &["fen", "--every-ply", "--format", "csv"],
+    &[
+        "stats",
+        "--format",
+        "parquet",
+        "--tags",
+        "White",
+        "-o",
+        "OUT.parquet",
+    ],
+    &[
+        "validate",
+        "--level",
+        "info",
+        "--format",
+        "parquet",
+        "-o",
+        "OUT.parquet",
+    ],
+    &[
+        "fen",
+        "--every-ply",
+        "--format",
+        "parquet",
+        "-o",
+        "OUT.parquet",
+    ],
     &["convert"],
     &["convert", "--moves", "uci", "--skip-invalid"],
     &["report", "-o", "OUT.html"],
@@ -151,6 +177,22 @@ fn every_command_gives_the_same_bytes_at_1_2_and_3_threads() {
                         "{name}, {args:?}: the {what} at {threads} threads differs from one thread"
                     );
                 }
+            }
+        }
+    }
+}
+
+/// Parquet tables (read in batches by the reading turn, not cut into chunks) give every
+/// command's output of one thread too.
+#[test]
+fn tables_give_the_same_bytes_at_1_2_and_3_threads() {
+    for name in ["lichess.parquet", "pandas.parquet", "latin1.parquet"] {
+        let input = testdata(&format!("parquet/{name}"));
+        for args in COMMANDS {
+            let one = outputs_of(args, &input, "1");
+            for threads in ["2", "3"] {
+                let other = outputs_of(args, &input, threads);
+                assert!(one == other, "{name}, {args:?}: {threads} threads differ");
             }
         }
     }

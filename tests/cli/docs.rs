@@ -131,6 +131,7 @@ fn example_fixtures() -> tempfile::TempDir {
     copy("sample/twic1599-excerpt.pgn", "big.pgn");
     copy("ux/event.pgn", "event.pgn");
     copy("stats/annotated.pgn", "lichess.pgn");
+    copy("parquet/lichess.parquet", "lichess.parquet");
     copy("convert/immortal_messy.pgn", "messy.pgn");
     copy("perft/tricky.perft", "tricky.perft");
     copy("perft/perftsuite_head.epd", "perftsuite.epd");

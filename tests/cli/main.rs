@@ -36,6 +36,7 @@ mod docs;
 mod fen;
 mod mate;
 mod openings;
+mod parquet;
 mod perft;
 mod pgn;
 mod regression;

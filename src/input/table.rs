@@ -1,0 +1,773 @@
+//! A Parquet file read as a table of games (SPEC.md "Parquet"): one game per row, its
+//! `movetext` column the movetext and every other column a tag of that name. A row's game
+//! is PGN text (its tags in column order, escaped, a blank line, the movetext): the tag
+//! lines are written with their spans, the movetext is split by the same `Splitter` as a
+//! PGN file, so a row is a game in every way (`select` writes that text); its `game`,
+//! `line` and every line within it are the row number. Rows are read in batches of at
+//! most `BATCH_ROWS` rows, fewer when their cells are large (`BATCH_BYTES`), whatever the
+//! file's row groups.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use parquet::basic::{ConvertedType, LogicalType, TimeUnit, Type as Physical};
+use parquet::column::reader::ColumnReader;
+use parquet::data_type::ByteArray;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::schema::types::ColumnDescriptor;
+
+use super::split::{Limits, Splitter, keep_spares};
+use crate::pgn::{InputProblem, InputProblemKind, RawGame, RawTag, Span};
+
+/// The four bytes a Parquet file starts (and ends) with.
+pub const MAGIC: &[u8; 4] = b"PAR1";
+
+/// Rows of one batch at most, and the cell bytes above which the next batch is halved.
+const BATCH_ROWS: usize = 1024;
+const BATCH_BYTES: usize = 4 * 1024 * 1024;
+
+/// How a column's values become tag text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Bool,
+    Int32,
+    Int64,
+    Float,
+    Double,
+    /// Days since 1970-01-01: `YYYY.MM.DD`.
+    Date,
+    /// Time of day in units of 1/`per_second` s: `HH:MM:SS`, the fraction when not zero.
+    Time32 {
+        per_second: i64,
+    },
+    Time64 {
+        per_second: i64,
+    },
+}
+
+/// A column read as a tag (or the movetext).
+struct Wanted {
+    /// Index among the file's leaf columns.
+    index: usize,
+    name: String,
+    kind: Kind,
+    /// The definition level of a value that is there (0: the column cannot be null).
+    max_def: i16,
+}
+
+/// One column's values of the batch being handed out.
+#[derive(Default)]
+struct Cells {
+    defs: Vec<i16>,
+    values: Values,
+    /// The next value to hand out.
+    next: usize,
+}
+
+#[derive(Default)]
+enum Values {
+    #[default]
+    None,
+    Text(Vec<ByteArray>),
+    Bool(Vec<bool>),
+    Int32(Vec<i32>),
+    Int64(Vec<i64>),
+    Float(Vec<f32>),
+    Double(Vec<f64>),
+}
+
+/// The games of one Parquet file, one per row.
+pub struct TableGames {
+    reader: SerializedFileReader<File>,
+    file: Arc<str>,
+    limits: Limits,
+    /// The tag columns in file order, then the movetext column last.
+    wanted: Vec<Wanted>,
+    /// Column readers of the row group being read (as `wanted`), and its rows left.
+    readers: Vec<ColumnReader>,
+    rows_left: u64,
+    next_group: usize,
+    /// The batch being handed out (as `wanted`), its rows not yet handed out, and the
+    /// row within it being made.
+    batch: Vec<Cells>,
+    batch_rows_left: usize,
+    batch_row: usize,
+    batch_size: usize,
+    /// Rows handed out so far.
+    row: u64,
+    counter: Arc<AtomicU64>,
+    spare: Vec<RawGame>,
+    /// The tag lines of the row being made and a blank line, as PGN text, and their
+    /// spans; its movetext and a line end, for the splitter.
+    tags: Vec<u8>,
+    raw_tags: Vec<RawTag>,
+    moves: Vec<u8>,
+    /// Columns skipped as no tag name, said once per file (taken by the caller).
+    pub warnings: Vec<String>,
+}
+
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
+
+/// Whether a file starts with the Parquet magic bytes.
+pub fn is_parquet(file: &mut File) -> io::Result<bool> {
+    let mut head = [0u8; 4];
+    let mut read = 0;
+    while read < head.len() {
+        let Some(rest) = head.get_mut(read..) else {
+            break;
+        };
+        match file.read(rest) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(read == head.len() && &head == MAGIC)
+}
+
+/// Whether a column name is a tag name (SPEC.md `input.bad-tag`): a letter or digit, then
+/// letters, digits and `_`.
+fn is_tag_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+thread_local! {
+    /// Set while the parquet crate reads: a panic there is an input error, not a crash.
+    static GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `read` (a call into the parquet crate) so that a panic in it becomes an input
+/// error: the crate panics on some damaged pages (an index out of range in its decoders,
+/// found by the fuzz target), and a damaged file must not stop the run. The panic's own
+/// message is kept off stderr (the error names the file instead); a panic anywhere else
+/// is reported as always.
+fn guarded<T>(read: impl FnOnce() -> T) -> io::Result<T> {
+    static QUIET: std::sync::Once = std::sync::Once::new();
+    QUIET.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !GUARDED.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    GUARDED.with(|flag| flag.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(read));
+    GUARDED.with(|flag| flag.set(false));
+    result.map_err(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        invalid(format!("a damaged Parquet page or footer ({why})"))
+    })
+}
+
+/// Checks what the parquet crate trusts in the footer (it asserts that a column chunk's
+/// offset and size are not negative, and indexes the chunks by column): every row group
+/// holds every column, and each chunk read lies inside the file.
+fn check_chunks(
+    reader: &SerializedFileReader<File>,
+    wanted: &[Wanted],
+    file_len: u64,
+) -> io::Result<()> {
+    let meta = reader.metadata();
+    let columns = meta.file_metadata().schema_descr().num_columns();
+    for (i, group) in meta.row_groups().iter().enumerate() {
+        let bad = |what: &str| {
+            invalid(format!(
+                "not a readable Parquet file: row group {} {what}",
+                i + 1
+            ))
+        };
+        if group.num_columns() != columns || group.num_rows() < 0 {
+            return Err(bad("does not match the schema"));
+        }
+        for column in wanted {
+            let Some(chunk) = group.columns().get(column.index) else {
+                return Err(bad("does not match the schema"));
+            };
+            let start = chunk
+                .dictionary_page_offset()
+                .unwrap_or_else(|| chunk.data_page_offset());
+            if start < 0 || chunk.compressed_size() < 0 || chunk.data_page_offset() < 0 {
+                return Err(bad(&format!(
+                    "has a negative offset or size for column `{}`",
+                    column.name
+                )));
+            }
+            let end = start
+                .unsigned_abs()
+                .saturating_add(chunk.compressed_size().unsigned_abs());
+            if end > file_len {
+                return Err(bad(&format!(
+                    "places column `{}` outside the file",
+                    column.name
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The kind of a flat column, or `None` for a type that is not read as a tag.
+fn kind_of(column: &ColumnDescriptor) -> Option<Kind> {
+    if column.max_rep_level() > 0 || column.path().parts().len() != 1 {
+        return None; // lists and nested groups are no tags
+    }
+    let logical = column.logical_type_ref();
+    let kind = match column.physical_type() {
+        Physical::BYTE_ARRAY => match logical {
+            Some(LogicalType::Decimal(_)) => return None,
+            _ => Kind::Text,
+        },
+        Physical::BOOLEAN => Kind::Bool,
+        Physical::INT32 => match (logical, column.converted_type()) {
+            (Some(LogicalType::Date), _) | (_, ConvertedType::DATE) => Kind::Date,
+            (Some(LogicalType::Time(_)), _) | (_, ConvertedType::TIME_MILLIS) => {
+                Kind::Time32 { per_second: 1000 }
+            }
+            (Some(LogicalType::Decimal(_)), _) | (_, ConvertedType::DECIMAL) => return None,
+            _ => Kind::Int32,
+        },
+        Physical::INT64 => match (logical, column.converted_type()) {
+            (Some(LogicalType::Time(time)), _) => Kind::Time64 {
+                per_second: match time.unit {
+                    TimeUnit::MILLIS => 1_000,
+                    TimeUnit::MICROS => 1_000_000,
+                    TimeUnit::NANOS => 1_000_000_000,
+                },
+            },
+            (_, ConvertedType::TIME_MICROS) => Kind::Time64 {
+                per_second: 1_000_000,
+            },
+            (Some(LogicalType::Decimal(_) | LogicalType::Timestamp(_)), _)
+            | (
+                _,
+                ConvertedType::DECIMAL
+                | ConvertedType::TIMESTAMP_MILLIS
+                | ConvertedType::TIMESTAMP_MICROS,
+            ) => return None,
+            _ => Kind::Int64,
+        },
+        Physical::FLOAT => Kind::Float,
+        Physical::DOUBLE => Kind::Double,
+        Physical::INT96 | Physical::FIXED_LEN_BYTE_ARRAY => return None,
+    };
+    Some(kind)
+}
+
+impl TableGames {
+    /// Reads the file's footer and schema: the `movetext` string column must be there.
+    pub fn open(
+        file: File,
+        name: Arc<str>,
+        limits: Limits,
+        counter: Arc<AtomicU64>,
+    ) -> io::Result<TableGames> {
+        let file_len = file.metadata()?.len();
+        let reader = guarded(|| SerializedFileReader::new(file))?
+            .map_err(|err| invalid(format!("not a readable Parquet file: {err}")))?;
+        let schema = reader.metadata().file_metadata().schema_descr_ptr();
+        let mut wanted = Vec::new();
+        let mut movetext = None;
+        let mut skipped = Vec::new();
+        for (index, column) in schema.columns().iter().enumerate() {
+            let name = column.path().string();
+            let max_def = column.max_def_level();
+            match kind_of(column) {
+                Some(Kind::Text) if name == "movetext" => {
+                    movetext = Some(Wanted {
+                        index,
+                        name,
+                        kind: Kind::Text,
+                        max_def,
+                    });
+                }
+                Some(_) if name == "movetext" => {
+                    return Err(invalid(
+                        "a Parquet file whose `movetext` column is not a string column".into(),
+                    ));
+                }
+                Some(kind) if is_tag_name(&name) => wanted.push(Wanted {
+                    index,
+                    name,
+                    kind,
+                    max_def,
+                }),
+                Some(_) => skipped.push(format!("`{name}` (not a tag name)")),
+                None => skipped.push(format!("`{name}` (a type not read as a tag)")),
+            }
+        }
+        let Some(movetext) = movetext else {
+            return Err(invalid(
+                "a Parquet file without a string column `movetext` (the moves of each row's game)"
+                    .into(),
+            ));
+        };
+        wanted.push(movetext);
+        check_chunks(&reader, &wanted, file_len)?;
+        let mut warnings = Vec::new();
+        if !skipped.is_empty() {
+            warnings.push(format!(
+                "{name}: Parquet column{} {} skipped",
+                if skipped.len() == 1 { "" } else { "s" },
+                skipped.join(", ")
+            ));
+        }
+        Ok(TableGames {
+            reader,
+            file: name,
+            limits,
+            wanted,
+            readers: Vec::new(),
+            rows_left: 0,
+            next_group: 0,
+            batch: Vec::new(),
+            batch_rows_left: 0,
+            batch_row: 0,
+            batch_size: BATCH_ROWS,
+            row: 0,
+            counter,
+            spare: Vec::new(),
+            tags: Vec::new(),
+            raw_tags: Vec::new(),
+            moves: Vec::new(),
+            warnings,
+        })
+    }
+
+    /// Takes back games that have been used, to reuse their buffers.
+    pub fn recycle(&mut self, games: &mut Vec<RawGame>) {
+        keep_spares(&mut self.spare, games);
+    }
+
+    /// The next row's game; `Ok(None)` after the last row.
+    pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        if self.batch_rows_left == 0 && !guarded(|| self.read_batch())?? {
+            return Ok(None);
+        }
+        self.batch_rows_left -= 1;
+        self.row += 1;
+        let game = self.make_game();
+        self.batch_row += 1;
+        game.map(Some)
+    }
+
+    /// Reads the next batch of rows, from the next row group if need be; false at the end.
+    fn read_batch(&mut self) -> io::Result<bool> {
+        while self.rows_left == 0 {
+            if self.next_group >= self.reader.num_row_groups() {
+                return Ok(false);
+            }
+            let group = self
+                .reader
+                .get_row_group(self.next_group)
+                .map_err(|err| invalid(format!("row group {}: {err}", self.next_group + 1)))?;
+            let meta = group.metadata();
+            self.rows_left = u64::try_from(meta.num_rows()).unwrap_or(0);
+            self.counter.fetch_add(
+                u64::try_from(meta.compressed_size()).unwrap_or(0),
+                Ordering::Relaxed,
+            );
+            self.readers.clear();
+            for wanted in &self.wanted {
+                let reader = group
+                    .get_column_reader(wanted.index)
+                    .map_err(|err| invalid(format!("column `{}`: {err}", wanted.name)))?;
+                self.readers.push(reader);
+            }
+            self.next_group += 1;
+        }
+        let rows = usize::try_from(self.rows_left)
+            .unwrap_or(usize::MAX)
+            .min(self.batch_size);
+        self.batch.resize_with(self.wanted.len(), Cells::default);
+        let mut bytes = 0;
+        for ((wanted, reader), cells) in self
+            .wanted
+            .iter()
+            .zip(&mut self.readers)
+            .zip(&mut self.batch)
+        {
+            let read = read_cells(reader, wanted, rows, cells)
+                .map_err(|err| invalid(format!("column `{}`: {err}", wanted.name)))?;
+            if read != rows {
+                return Err(invalid(format!(
+                    "column `{}` ends at row {}, before its row group",
+                    wanted.name,
+                    self.row + read as u64
+                )));
+            }
+            if let Values::Text(values) = &cells.values {
+                bytes += values.iter().map(ByteArray::len).sum::<usize>();
+            }
+        }
+        // Many large cells: smaller batches; small ones: back to full batches.
+        self.batch_size = if bytes > BATCH_BYTES {
+            (rows / 2).max(1)
+        } else {
+            (self.batch_size * 2).min(BATCH_ROWS)
+        };
+        self.rows_left -= rows as u64;
+        self.batch_rows_left = rows;
+        self.batch_row = 0;
+        Ok(rows > 0)
+    }
+
+    /// The game of the next row of the batch: its tag lines, and its movetext split as a
+    /// file of one game.
+    fn make_game(&mut self) -> io::Result<RawGame> {
+        self.tags.clear();
+        self.raw_tags.clear();
+        let row = self.batch_row;
+        let mut movetext = None;
+        let last = self.wanted.len().saturating_sub(1);
+        for (i, (wanted, cells)) in self.wanted.iter().zip(&mut self.batch).enumerate() {
+            let Some(value) = next_value(cells, wanted.max_def, row) else {
+                continue;
+            };
+            if i == last {
+                movetext = Some(value);
+                continue;
+            }
+            self.tags.push(b'[');
+            let name_start = self.tags.len();
+            self.tags.extend_from_slice(wanted.name.as_bytes());
+            let name_end = self.tags.len();
+            self.tags.extend_from_slice(b" \"");
+            let value_start = self.tags.len();
+            push_tag_value(&mut self.tags, &cells.values, value, wanted.kind);
+            let value_end = self.tags.len();
+            self.tags.extend_from_slice(b"\"]\n");
+            self.raw_tags.push(RawTag {
+                name: Span::new(name_start, name_end),
+                value: Span::new(value_start, value_end),
+                line: 0,
+            });
+        }
+        self.tags.push(b'\n');
+        let movetext = match (self.batch.last().map(|cells| &cells.values), movetext) {
+            (Some(Values::Text(values)), Some(value)) => {
+                values.get(value).map_or(&[][..], |v| v.data())
+            }
+            _ => &[],
+        };
+        // The tags are known: only the movetext is split, and the tag lines put before it.
+        // Tags past the game size limit go through the splitter with the movetext, which
+        // cuts them there.
+        let head = self.tags.len();
+        let tags_inside = head <= self.limits.max_game_bytes;
+        let text = if tags_inside {
+            self.moves.clear();
+            &mut self.moves
+        } else {
+            self.raw_tags.clear();
+            &mut self.tags
+        };
+        // One buffer, the line end with the movetext: the splitter takes whole lines from
+        // its buffer (a line split between two buffers goes the slow way).
+        text.extend_from_slice(movetext);
+        text.push(b'\n');
+        let mut splitter =
+            Splitter::for_part(&text[..], self.file.clone(), self.limits, 1, false, true)
+                .with_spares(std::mem::take(&mut self.spare));
+        let first = splitter.next_game()?;
+        let more = splitter.next_game()?.is_some();
+        self.spare = splitter.into_spares();
+        let found = first.is_some();
+        let mut game = match first {
+            Some(game) => game,
+            None => {
+                // No moves (and no tags, or tags put in below).
+                let mut game = self.spare.pop().unwrap_or_else(|| empty_game(&self.file));
+                game.reset(self.file.clone(), 1);
+                game
+            }
+        };
+        game.index = self.row;
+        game.line = self.row;
+        // Every line of the row's game is the row.
+        for tag in &mut game.tags {
+            tag.line = 0;
+        }
+        for token in &mut game.tokens {
+            token.line = 0;
+        }
+        for problem in &mut game.problems {
+            problem.line = 0;
+        }
+        if tags_inside && !self.raw_tags.is_empty() {
+            // Without moves, the blank line after the tags ends nothing.
+            let tags = match found {
+                true => &self.tags[..],
+                false => self.tags.get(..head - 1).unwrap_or_default(),
+            };
+            // In front of the movetext's bytes, moved up in place.
+            let moves = game.bytes.len();
+            game.bytes.resize(moves + tags.len(), 0);
+            game.bytes.copy_within(0..moves, tags.len());
+            if let Some(front) = game.bytes.get_mut(..tags.len()) {
+                front.copy_from_slice(tags);
+            }
+            for token in &mut game.tokens {
+                token.span = token.span.shifted(head);
+            }
+            for tag in &mut game.tags {
+                tag.name = tag.name.shifted(head);
+                tag.value = tag.value.shifted(head);
+            }
+            game.tags.splice(0..0, self.raw_tags.iter().copied());
+        }
+        if more {
+            game.problems.push(InputProblem {
+                kind: InputProblemKind::Unreadable,
+                line: 0,
+                detail: "the movetext cell holds more than one game; only the first is read".into(),
+            });
+        }
+        Ok(game)
+    }
+}
+
+fn empty_game(file: &Arc<str>) -> RawGame {
+    RawGame {
+        file: file.clone(),
+        index: 0,
+        global_index: 0,
+        line: 1,
+        bytes: Vec::new(),
+        tags: Vec::new(),
+        tokens: Vec::new(),
+        problems: Vec::new(),
+    }
+}
+
+/// The index of the column's value in row `row` of the batch (rows are made in order),
+/// or `None` for a null.
+fn next_value(cells: &mut Cells, max_def: i16, row: usize) -> Option<usize> {
+    if max_def == 0 {
+        return Some(row);
+    }
+    if cells.defs.get(row) != Some(&max_def) {
+        return None;
+    }
+    let value = cells.next;
+    cells.next += 1;
+    Some(value)
+}
+
+/// Reads `rows` rows of a column into `cells` (emptied first); returns the rows read.
+fn read_cells(
+    reader: &mut ColumnReader,
+    wanted: &Wanted,
+    rows: usize,
+    cells: &mut Cells,
+) -> parquet::errors::Result<usize> {
+    cells.defs.clear();
+    cells.next = 0;
+    let defs = (wanted.max_def > 0).then_some(&mut cells.defs);
+    macro_rules! read {
+        ($reader:expr, $variant:ident) => {{
+            let mut values = match std::mem::take(&mut cells.values) {
+                Values::$variant(mut values) => {
+                    values.clear();
+                    values
+                }
+                _ => Vec::new(),
+            };
+            let (read, _, _) = $reader.read_records(rows, defs, None, &mut values)?;
+            cells.values = Values::$variant(values);
+            read
+        }};
+    }
+    let read = match reader {
+        ColumnReader::ByteArrayColumnReader(reader) => read!(reader, Text),
+        ColumnReader::BoolColumnReader(reader) => read!(reader, Bool),
+        ColumnReader::Int32ColumnReader(reader) => read!(reader, Int32),
+        ColumnReader::Int64ColumnReader(reader) => read!(reader, Int64),
+        ColumnReader::FloatColumnReader(reader) => read!(reader, Float),
+        ColumnReader::DoubleColumnReader(reader) => read!(reader, Double),
+        ColumnReader::Int96ColumnReader(_) | ColumnReader::FixedLenByteArrayColumnReader(_) => 0,
+    };
+    Ok(read)
+}
+
+/// Appends a value as tag text, escaped as PGN escapes it (`\"`, `\\`); a line break in
+/// a string cell becomes a space (a tag pair is one line).
+fn push_tag_value(out: &mut Vec<u8>, values: &Values, index: usize, kind: Kind) {
+    use std::io::Write as _;
+    // Writing to a Vec cannot fail.
+    let _ = match values {
+        Values::Text(values) => {
+            let bytes = values.get(index).map_or(&[][..], |v| v.data());
+            for &b in bytes {
+                match b {
+                    b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+                    b'\n' | b'\r' => out.push(b' '),
+                    _ => out.push(b),
+                }
+            }
+            Ok(())
+        }
+        Values::Bool(values) => match values.get(index) {
+            Some(true) => write!(out, "true"),
+            Some(false) => write!(out, "false"),
+            None => Ok(()),
+        },
+        Values::Int32(values) => match (values.get(index), kind) {
+            (Some(&days), Kind::Date) => push_date(out, days),
+            (Some(&time), Kind::Time32 { per_second }) => {
+                push_time(out, i64::from(time), per_second)
+            }
+            (Some(&value), _) => {
+                push_integer(out, i64::from(value));
+                Ok(())
+            }
+            (None, _) => Ok(()),
+        },
+        Values::Int64(values) => match (values.get(index), kind) {
+            (Some(&time), Kind::Time64 { per_second }) => push_time(out, time, per_second),
+            (Some(&value), _) => {
+                push_integer(out, value);
+                Ok(())
+            }
+            (None, _) => Ok(()),
+        },
+        // Rust writes the shortest decimal that reads back as the same float.
+        Values::Float(values) => values.get(index).map_or(Ok(()), |v| write!(out, "{v}")),
+        Values::Double(values) => values.get(index).map_or(Ok(()), |v| write!(out, "{v}")),
+        Values::None => Ok(()),
+    };
+}
+
+/// Days since 1970-01-01 as `YYYY.MM.DD` (the proleptic Gregorian calendar).
+fn push_date(out: &mut Vec<u8>, days: i32) -> io::Result<()> {
+    let (year, month, day) = civil_from_days(i64::from(days));
+    if (0..10_000).contains(&year) {
+        push_padded(out, year, 4);
+    } else {
+        push_integer(out, year);
+    }
+    out.push(b'.');
+    push_padded(out, month, 2);
+    out.push(b'.');
+    push_padded(out, day, 2);
+    Ok(())
+}
+
+/// Appends `n` in decimal (a tag of every row: `write!` costs more than the digits).
+fn push_integer(out: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    let mut n = n.unsigned_abs();
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        start -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(digits.get(start..).unwrap_or_default());
+}
+
+/// Appends `n` (0 or more) with leading zeros to `width` digits.
+fn push_padded(out: &mut Vec<u8>, n: i64, width: usize) {
+    let digits = n.checked_ilog10().map_or(1, |log| log as usize + 1);
+    out.extend(std::iter::repeat_n(b'0', width.saturating_sub(digits)));
+    push_integer(out, n);
+}
+
+/// The civil date of a day number (days since 1970-01-01), after Howard Hinnant's
+/// `civil_from_days` (public domain).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// A time of day in units of 1/`per_second` s as `HH:MM:SS`, with the fraction (its
+/// trailing zeros dropped) when it is not zero.
+fn push_time(out: &mut Vec<u8>, time: i64, per_second: i64) -> io::Result<()> {
+    use std::io::Write as _;
+    let per_second = per_second.max(1);
+    let seconds = time.div_euclid(per_second);
+    let fraction = time.rem_euclid(per_second);
+    push_padded(out, seconds / 3600, 2);
+    out.push(b':');
+    push_padded(out, seconds / 60 % 60, 2);
+    out.push(b':');
+    push_padded(out, seconds % 60, 2);
+    if fraction != 0 {
+        let width = per_second.ilog10() as usize;
+        let digits = format!("{fraction:0width$}");
+        write!(out, ".{}", digits.trim_end_matches('0'))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{civil_from_days, is_tag_name, push_date, push_integer, push_time};
+
+    #[test]
+    fn day_numbers_are_civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_209), (2025, 5, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn integers_and_dates_as_display_writes_them() {
+        for n in [0, 7, -7, 10, 12345, i64::MAX, i64::MIN] {
+            let mut out = Vec::new();
+            push_integer(&mut out, n);
+            assert_eq!(out, n.to_string().into_bytes());
+        }
+        let mut out = Vec::new();
+        push_date(&mut out, 20_209).ok();
+        assert_eq!(out, b"2025.05.01");
+    }
+
+    #[test]
+    fn times_keep_a_fraction_that_is_not_zero() {
+        let text = |time, per_second| {
+            let mut out = Vec::new();
+            push_time(&mut out, time, per_second).ok();
+            String::from_utf8(out).unwrap_or_default()
+        };
+        assert_eq!(text(3_723_000, 1000), "01:02:03");
+        assert_eq!(text(3_723_450, 1000), "01:02:03.45");
+        assert_eq!(text(86_399_000_001, 1_000_000), "23:59:59.000001");
+    }
+
+    #[test]
+    fn tag_names_are_letters_digits_and_underscores() {
+        assert!(is_tag_name("WhiteElo"));
+        assert!(is_tag_name("Event_2"));
+        assert!(!is_tag_name("__index_level_0__"));
+        assert!(!is_tag_name("a b"));
+        assert!(!is_tag_name(""));
+    }
+}
