@@ -70,6 +70,21 @@ pub(in crate::input) fn stray_line(line: &[u8]) -> Option<bool> {
     Some(stray.all(|&b| b == 0x1a))
 }
 
+/// A line that holds only `}` and `)` (and white space): closers of nothing, which after a
+/// game's termination marker make no game but belong to the game before it
+/// (`input.unbalanced-brace`, `input.unbalanced-parenthesis`).
+pub(in crate::input) fn closer_line(line: &[u8], first: Option<usize>) -> bool {
+    let Some(first) = first else {
+        return false;
+    };
+    matches!(line.get(first), Some(b'}' | b')'))
+        && line
+            .get(first..line_end(line, first))
+            .unwrap_or_default()
+            .iter()
+            .all(|&b| matches!(b, b'}' | b')') || is_space(b))
+}
+
 /// Whether a line (its first significant byte at `first`) after a game's termination
 /// marker starts the next game: anything but a blank line, an escape line or a `;`
 /// comment line (which belongs to no game).
@@ -79,13 +94,14 @@ pub(in crate::input) fn starts_game_after_marker(line: &[u8], first: Option<usiz
 
 /// Where the next game starts on the line of a termination marker that ended a game:
 /// the first significant byte after `from`, unless it is a `;` comment (kept in the game),
-/// `%` (not an escape line there: read as a word of the game) or `[/` (a forum wrapper's
-/// end, kept in the game as a bad tag line).
+/// `%` (not an escape line there: read as a word of the game), `[/` (a forum wrapper's
+/// end, kept in the game as a bad tag line) or `0x1A` (stray bytes of the game).
 pub(in crate::input) fn next_game_on_line(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
     let i = first_significant(rest)?;
     let starts = match rest.get(i..) {
-        Some([b';' | b'%', ..] | [b'[', b'/', ..]) | None => false,
+        // A DOS end-of-file byte glued to the marker (`1-0\x1a`) starts nothing.
+        Some([b';' | b'%' | 0x1a, ..] | [b'[', b'/', ..]) | None => false,
         Some(_) => true,
     };
     starts.then_some(from + i)

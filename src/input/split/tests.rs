@@ -363,6 +363,11 @@ fn the_two_lexers_agree_on_where_a_game_ends() {
         "121-0\n",
         "1. e4 } 1-0\n",
         "Nbd7xe5f6g7h8a1-0\n",
+        "1-0\n}\n)\n",
+        "1-0 (\n)\n",
+        "1-0\u{1a}\n",
+        "e4\u{1a}1-0\n",
+        "1-0\u{1a}e4 0-1\n",
     ];
     for case in cases {
         let (by_lexer, by_skip) = endings(case.as_bytes());
