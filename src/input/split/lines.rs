@@ -25,10 +25,11 @@ pub(in crate::input) fn first_significant(line: &[u8]) -> Option<usize> {
     None
 }
 
-/// `[Name "` at the start: a line that opens a tag pair.
+/// `[Name "` at the start: a line that opens a tag pair (a name starts with a letter or a
+/// digit, as `input.bad-tag` has it).
 pub(in crate::input) fn looks_like_tag_line(line: &[u8]) -> bool {
     let mut i = 1;
-    if line.first() != Some(&b'[') || !line.get(1).is_some_and(u8::is_ascii_alphabetic) {
+    if line.first() != Some(&b'[') || !line.get(1).is_some_and(u8::is_ascii_alphanumeric) {
         return false;
     }
     while line

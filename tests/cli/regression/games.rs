@@ -597,3 +597,20 @@ fn a_dos_end_of_file_byte_glued_to_the_last_marker_is_skipped() {
         vec![game(1, 1, "", "*", 2)]
     );
 }
+
+/// A tag name may start with a digit (`input.bad-tag`), but only a letter made a line a
+/// tag line where game boundaries are decided: `[2nd "x"]` after an unterminated comment
+/// stayed in the comment, and the next game started a line later.
+#[test]
+fn a_tag_line_whose_name_starts_with_a_digit_starts_a_game() {
+    let pgn = b"[Event \"A\"]\n\n1. e4 { open comment\n[2nd \"x\"]\n[Event \"B\"]\n\n1. d4 *\n";
+    let rows = games_of(pgn, &[]);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!((rows[1].0, rows[1].1, rows[1].2.as_str()), (2, 4, "B"));
+    let (_, selected, _) = run_bytes(&["select", "-q", "--where", "event == \"B\"", "-"], pgn);
+    assert!(selected.starts_with("[2nd \"x\"]\n"), "{selected}");
+    // The same cut at any thread count, where a chunk may start at such a line.
+    let unit =
+        b"[1st \"a\"]\n[Event \"A\"]\n\n1. e4 e5 1-0\n\n[2nd \"b\"]\n[Event \"B\"]\n\n1. d4 *\n\n";
+    same_games_at_any_thread_count(unit, 2);
+}
