@@ -55,6 +55,7 @@ impl State {
     }
 
     /// Whether a line (its first significant byte at `first`) starts the next game.
+    #[inline(always)]
     pub(super) fn is_boundary(&self, line: &[u8], first: Option<usize>) -> bool {
         let b = &self.current;
         if b.overflow || b.open_comment.is_some() {
@@ -489,10 +490,12 @@ pub(super) fn trim_between_games(game: &mut RawGame) {
         let before = game.bytes.get(..end - 1).unwrap_or_default();
         let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
         let line = Span::new(start, end).of(&game.bytes);
-        let first = first_significant(line);
-        let spare =
-            is_between_games(line) || stray_line(line).is_some() || closer_line(line, first);
-        if start < keep || !spare {
+        let spare = || {
+            is_between_games(line)
+                || stray_line(line).is_some()
+                || closer_line(line, first_significant(line))
+        };
+        if start < keep || !spare() {
             break;
         }
         end = start;

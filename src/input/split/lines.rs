@@ -73,7 +73,10 @@ pub(in crate::input) fn stray_line(line: &[u8]) -> Option<bool> {
 
 /// A line that holds only `}` and `)` (and white space): closers of nothing, which after a
 /// game's termination marker make no game but belong to the game before it
-/// (`input.unbalanced-brace`, `input.unbalanced-parenthesis`).
+/// (`input.unbalanced-brace`, `input.unbalanced-parenthesis`). Out of line: asked only of
+/// the few lines after a marker.
+#[cold]
+#[inline(never)]
 pub(in crate::input) fn closer_line(line: &[u8], first: Option<usize>) -> bool {
     let Some(first) = first else {
         return false;
