@@ -6,8 +6,8 @@ use crate::pgn::{InputProblem, InputProblemKind, RawGame, Span, Token, TokenKind
 
 use super::lexer::lex_movetext;
 use super::lines::{
-    first_significant, is_between_games, line_end, looks_like_tag_line, starts_game_after_marker,
-    stray_line,
+    closer_line, first_significant, is_between_games, line_end, looks_like_tag_line,
+    starts_game_after_marker, stray_line,
 };
 use super::scan::find_byte;
 use super::skip::Skip;
@@ -55,6 +55,7 @@ impl State {
     }
 
     /// Whether a line (its first significant byte at `first`) starts the next game.
+    #[inline(always)]
     pub(super) fn is_boundary(&self, line: &[u8], first: Option<usize>) -> bool {
         let b = &self.current;
         if b.overflow || b.open_comment.is_some() {
@@ -64,13 +65,18 @@ impl State {
                 || (b.overflow
                     && b.open_comment.is_none()
                     && b.finished
-                    && starts_game_after_marker(line, first))
+                    && starts_game_after_marker(line, first)
+                    && !closer_line(line, first))
         } else if first.is_some_and(|i| line.get(i) == Some(&b'[')) {
             // `[/pgn]` closes a forum wrapper: it ends the game before it.
             (b.has_movetext || b.finished) && first.is_some_and(|i| line.get(i + 1) != Some(&b'/'))
         } else {
-            // Stray bytes after the marker make no game: the finished game takes them.
-            b.finished && starts_game_after_marker(line, first) && stray_line(line).is_none()
+            // Stray bytes or closers after the marker make no game: the finished game takes
+            // them.
+            b.finished
+                && starts_game_after_marker(line, first)
+                && stray_line(line).is_none()
+                && !closer_line(line, first)
         }
     }
 
@@ -419,12 +425,12 @@ impl State {
             });
         }
         unbalanced_parentheses(&b, &mut game);
-        // Only `0x1A` at the very end (no token after it) says nothing.
+        // Only `0x1A` at the very end (no token after it, `1-0\x1a` too) says nothing.
         let last_token_line = game.tokens.last().map(|t| t.line);
         let stray_after = b
             .stray
             .filter(|&(_, last, eof_only, _)| {
-                !(at_eof && eof_only && last_token_line.is_none_or(|line| line < last))
+                !(at_eof && eof_only && last_token_line.is_none_or(|line| line <= last))
             })
             .map(|(first, last, _, inside)| {
                 let line = |offset: u32| game.line + u64::from(offset);
@@ -484,7 +490,12 @@ pub(super) fn trim_between_games(game: &mut RawGame) {
         let before = game.bytes.get(..end - 1).unwrap_or_default();
         let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
         let line = Span::new(start, end).of(&game.bytes);
-        if start < keep || !(is_between_games(line) || stray_line(line).is_some()) {
+        let spare = || {
+            is_between_games(line)
+                || stray_line(line).is_some()
+                || closer_line(line, first_significant(line))
+        };
+        if start < keep || !spare() {
             break;
         }
         end = start;
@@ -595,6 +606,10 @@ pub(super) fn tokenise_line(
     {
         return end;
     }
+    if b.finished && b.depth == 0 && b.open_comment.is_none() && closer_line(line.bytes, line.first)
+    {
+        return take_closer_line(b, line);
+    }
     let mut from = first;
     if b.open_comment.is_none() {
         match line.bytes.get(first) {
@@ -629,11 +644,40 @@ fn take_stray_line(b: &mut Builder, line: Line<'_>) -> Option<usize> {
         return None;
     }
     let eof_only = stray_line(line.bytes)?;
-    b.stray = Some(match b.stray {
-        Some((first, _, all, inside)) => (first, line.offset, all && eof_only, inside),
-        None => (line.offset, line.offset, eof_only, !b.finished),
-    });
+    b.note_stray(line.offset, eof_only);
     Some(line_end(line.bytes, 0))
+}
+
+impl Builder {
+    /// Stray bytes on the line at `offset` (`eof_only`: DOS end-of-file bytes that may end
+    /// the input), for `finish_current`.
+    pub(super) fn note_stray(&mut self, offset: u32, eof_only: bool) {
+        self.stray = Some(match self.stray {
+            Some((first, _, all, inside)) => (first, offset, all && eof_only, inside),
+            None => (offset, offset, eof_only, !self.finished),
+        });
+    }
+}
+
+/// A line of only `}` and `)` after the termination marker (`lines::closer_line`): each
+/// is counted as closing nothing, as in the movetext, and no token is made (the line is
+/// between games). Returns where the line ends.
+#[cold]
+#[inline(never)]
+fn take_closer_line(b: &mut Builder, line: Line<'_>) -> usize {
+    let end = line_end(line.bytes, 0);
+    for &byte in line.bytes.get(..end).unwrap_or_default() {
+        let count = match byte {
+            b'}' => &mut b.unmatched_brace,
+            b')' => &mut b.unmatched_close,
+            _ => continue,
+        };
+        if count.0 == 0 {
+            count.1 = line.offset;
+        }
+        count.0 = count.0.saturating_add(1);
+    }
+    end
 }
 
 /// Records a limit: a `Limit` problem, after which no tokens are kept.

@@ -242,6 +242,14 @@ pub(super) fn lex_movetext(
                     Err(end) => return end,
                 }
             }
+            0x1a => {
+                i = take_eof_bytes(st, line, i);
+                if st.finished
+                    && let Some(next) = next_game_after_marker(line, i)
+                {
+                    return next;
+                }
+            }
             b'}' => {
                 // A `}` that closes no comment: ignored (`input.unbalanced-brace`).
                 let (count, first_line) = st.unmatched_brace;
@@ -256,6 +264,23 @@ pub(super) fn lex_movetext(
             }
         }
     }
+}
+
+/// DOS end-of-file bytes inside a line (`1-0\x1a`, glued to the last marker): stray bytes
+/// (`input.stray-bytes`), silent at the very end of the input only when nothing but white
+/// space follows them on the line (`finish_current`). Returns where they end.
+#[cold]
+#[inline(never)]
+fn take_eof_bytes(st: &mut Builder, line: Line<'_>, at: usize) -> usize {
+    let bytes = line.bytes;
+    let mut end = at;
+    while bytes.get(end) == Some(&0x1a) {
+        end += 1;
+    }
+    let rest = bytes.get(end..line_end(bytes, end)).unwrap_or_default();
+    let eof_only = rest.iter().all(|&b| class(b) & SPACE != 0);
+    st.note_stray(line.offset, eof_only);
+    end
 }
 
 /// Where the next game starts on the line of the termination marker that ended a game,

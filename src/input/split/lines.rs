@@ -25,10 +25,11 @@ pub(in crate::input) fn first_significant(line: &[u8]) -> Option<usize> {
     None
 }
 
-/// `[Name "` at the start: a line that opens a tag pair.
+/// `[Name "` at the start: a line that opens a tag pair (a name starts with a letter or a
+/// digit, as `input.bad-tag` has it).
 pub(in crate::input) fn looks_like_tag_line(line: &[u8]) -> bool {
     let mut i = 1;
-    if line.first() != Some(&b'[') || !line.get(1).is_some_and(u8::is_ascii_alphabetic) {
+    if line.first() != Some(&b'[') || !line.get(1).is_some_and(u8::is_ascii_alphanumeric) {
         return false;
     }
     while line
@@ -70,6 +71,24 @@ pub(in crate::input) fn stray_line(line: &[u8]) -> Option<bool> {
     Some(stray.all(|&b| b == 0x1a))
 }
 
+/// A line that holds only `}` and `)` (and white space): closers of nothing, which after a
+/// game's termination marker make no game but belong to the game before it
+/// (`input.unbalanced-brace`, `input.unbalanced-parenthesis`). Out of line: asked only of
+/// the few lines after a marker.
+#[cold]
+#[inline(never)]
+pub(in crate::input) fn closer_line(line: &[u8], first: Option<usize>) -> bool {
+    let Some(first) = first else {
+        return false;
+    };
+    matches!(line.get(first), Some(b'}' | b')'))
+        && line
+            .get(first..line_end(line, first))
+            .unwrap_or_default()
+            .iter()
+            .all(|&b| matches!(b, b'}' | b')') || is_space(b))
+}
+
 /// Whether a line (its first significant byte at `first`) after a game's termination
 /// marker starts the next game: anything but a blank line, an escape line or a `;`
 /// comment line (which belongs to no game).
@@ -79,13 +98,14 @@ pub(in crate::input) fn starts_game_after_marker(line: &[u8], first: Option<usiz
 
 /// Where the next game starts on the line of a termination marker that ended a game:
 /// the first significant byte after `from`, unless it is a `;` comment (kept in the game),
-/// `%` (not an escape line there: read as a word of the game) or `[/` (a forum wrapper's
-/// end, kept in the game as a bad tag line).
+/// `%` (not an escape line there: read as a word of the game), `[/` (a forum wrapper's
+/// end, kept in the game as a bad tag line) or `0x1A` (stray bytes of the game).
 pub(in crate::input) fn next_game_on_line(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
     let i = first_significant(rest)?;
     let starts = match rest.get(i..) {
-        Some([b';' | b'%', ..] | [b'[', b'/', ..]) | None => false,
+        // A DOS end-of-file byte glued to the marker (`1-0\x1a`) starts nothing.
+        Some([b';' | b'%' | 0x1a, ..] | [b'[', b'/', ..]) | None => false,
         Some(_) => true,
     };
     starts.then_some(from + i)

@@ -25,7 +25,8 @@ pub(in crate::input) const CLASSES: [u8; 256] = {
     while byte < 256 {
         let class = match byte as u8 {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => SPACE | STOP | NAME_END,
-            b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'!' | b'?' | b'*' | b'[' => STOP,
+            // A DOS end-of-file byte ends a word: `1-0\x1a` is the marker, then that byte.
+            b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'!' | b'?' | b'*' | b'[' | 0x1a => STOP,
             b'0'..=b'9' => DIGIT,
             b'+' | b'-' | b'=' | b'N' | b'D' | 0xc2 | 0xe2 => GLYPH_START,
             b'"' | b']' => NAME_END,

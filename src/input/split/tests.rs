@@ -163,10 +163,11 @@ fn oversized_games_end_at_their_termination_marker() {
         ),
         // Past a bad tag pair, or `[/`, the line goes on as movetext, as
         // `parse_tag_line` reads it; a quoted value left open runs to the line's end.
+        // (`[1 "` would be a tag line: a name may start with a digit.)
         (
             64,
             format!(
-                "1. e4 {{{}\n}} e5\n[1 \"A * ]\n[pgn] e5 [/pgn 1-0]\n[/pgn] 1-0\n1. c4 *\n",
+                "1. e4 {{{}\n}} e5\n[-1 \"A * ]\n[pgn] e5 [/pgn 1-0]\n[/pgn] 1-0\n1. c4 *\n",
                 x(70)
             ),
             "1. e4 LimitExceeded",
@@ -363,6 +364,11 @@ fn the_two_lexers_agree_on_where_a_game_ends() {
         "121-0\n",
         "1. e4 } 1-0\n",
         "Nbd7xe5f6g7h8a1-0\n",
+        "1-0\n}\n)\n",
+        "1-0 (\n)\n",
+        "1-0\u{1a}\n",
+        "e4\u{1a}1-0\n",
+        "1-0\u{1a}e4 0-1\n",
     ];
     for case in cases {
         let (by_lexer, by_skip) = endings(case.as_bytes());

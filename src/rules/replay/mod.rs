@@ -707,13 +707,13 @@ impl Replay<'_> {
     }
 
     /// `Bxc6 +`, `Qh4 #`: a lone check sign right after the move just played (written
-    /// without one) is that move's sign: `san.notation` when it is right, else
+    /// without one; annotations may stand between, `Bc4 ! +`) is that move's sign: `san.notation` when it is right, else
     /// `san.check-suffix` in place of the one `play` gave for the missing sign. Returns
     /// false when the token is not such a sign (it is then read as a move, and fails).
     fn check_sign_apart(&mut self, index: usize, sign: u8) -> bool {
         let raw = self.raw;
         let (Some(move_token), Some(token)) = (
-            index.checked_sub(1).and_then(|i| raw.tokens.get(i)),
+            read::move_before_sign(raw, index).and_then(|i| raw.tokens.get(i)),
             raw.tokens.get(index),
         ) else {
             return false;

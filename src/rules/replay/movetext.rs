@@ -9,6 +9,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use crate::pgn::{RawGame, Span, Token, TokenKind};
 use crate::rules::findings::Code;
 use crate::rules::replay::history::History;
+use crate::rules::replay::read::move_before_sign;
 use crate::rules::replay::{Read, ReplayOptions, read_move};
 
 /// One step of the movetext, in input order.
@@ -135,11 +136,13 @@ impl Iterator for Walk<'_> {
             match token.kind {
                 TokenKind::Word => {
                     // `Bxc6 +`: a check sign apart from the move just played belongs to it.
+                    // Annotations may stand between (`Bc4 ! +`, `exd6 e.p. +`).
                     if matches!(raw.token_text(token), [b'+' | b'#'])
-                        && line.last_token.is_some_and(|last| last + 1 == index)
-                        && index
-                            .checked_sub(1)
-                            .and_then(|i| raw.tokens.get(i))
+                        && let Some(before) = move_before_sign(raw, index)
+                        && line.last_token == Some(before)
+                        && raw
+                            .tokens
+                            .get(before)
                             .is_some_and(|t| !matches!(raw.token_text(t).last(), Some(b'+' | b'#')))
                     {
                         continue;

@@ -190,6 +190,22 @@ fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san:
     Read::Fail { code, message }
 }
 
+/// The token a lone check sign at `index` may belong to: the one before it, past the
+/// annotation glyphs and NAGs written between (`Bc4 ! +`, `Bc4 $1 +`) and an en passant
+/// mark (`exd6 e.p. +`). Whether it is the move just played is the caller's to check.
+pub(crate) fn move_before_sign(raw: &RawGame, index: usize) -> Option<usize> {
+    let mut at = index.checked_sub(1)?;
+    loop {
+        let token = raw.tokens.get(at)?;
+        if !matches!(token.kind, TokenKind::Nag | TokenKind::Glyph)
+            && !is_en_passant_mark(raw, token)
+        {
+            return Some(at);
+        }
+        at = at.checked_sub(1)?;
+    }
+}
+
 /// `e.p.` (or `ep`) written as its own token after a pawn capture.
 fn is_en_passant_mark(raw: &RawGame, token: &Token) -> bool {
     token.kind == TokenKind::Word && matches!(raw.token_text(token), b"e.p." | b"ep" | b"e.p")

@@ -524,3 +524,93 @@ fn select_keeps_cr_line_ends_and_leaves_the_bom_out() {
         b"[Event \"A\"]\n\n1. e4 *\n\n[Event \"A\"]\n\n1. e4 *\n\n"
     );
 }
+
+/// A line holding only `}` (or `)`) after a finished game became a game of its own, with
+/// only the warning and a missing roster.
+#[test]
+fn a_line_of_only_closers_after_a_game_makes_no_game() {
+    for (closer, code) in [
+        ("}", "input.unbalanced-brace"),
+        (")", "input.unbalanced-parenthesis"),
+        ("} )", "input.unbalanced-parenthesis"),
+    ] {
+        let pgn = format!("[Event \"A\"]\n\n1. e4 e5 1-0\n{closer}\n\n[Event \"B\"]\n\n1. d4 *\n");
+        assert_eq!(
+            games_of(pgn.as_bytes(), &[]),
+            vec![game(1, 1, "A", "1-0", 2), game(2, 6, "B", "*", 1)],
+            "{closer}"
+        );
+        let found = findings_of(&pgn, &[]);
+        assert_eq!(found.len(), closer.len().div_ceil(2), "{found:?}");
+        assert_eq!(found[0]["code"], code, "{found:?}");
+        assert_eq!(found[0]["game"], 1, "{found:?}");
+        assert!(
+            found[0]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("line 4: "),
+            "{found:?}"
+        );
+        let (_, selected, _) = run_bytes(&["select", "-q", "--count", "-"], pgn.as_bytes());
+        assert_eq!(selected.trim(), "2", "{closer}");
+        let (_, selected, _) = run_bytes(&["select", "-q", "-"], pgn.as_bytes());
+        assert_eq!(
+            selected,
+            "[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 *\n\n"
+        );
+    }
+    let unit = b"[Event \"A\"]\n\n1. e4 e5 1-0\n}\n)\n\n[Event \"B\"]\n\n1. d4 *\n";
+    same_games_at_any_thread_count(unit, 2);
+}
+
+/// `1-0` with a DOS end-of-file byte glued to it at the very end was a word
+/// (`move.syntax`), and the game `input.truncated`.
+#[test]
+fn a_dos_end_of_file_byte_glued_to_the_last_marker_is_skipped() {
+    let game_a = b"[Event \"A\"]\n\n1. e4 e5 1-0".to_vec();
+    for tail in [&b"\x1a"[..], b"\x1a\r\n", b"\x1a\x1a\n"] {
+        let pgn = [game_a.clone(), tail.to_vec()].concat();
+        assert_eq!(
+            games_of(&pgn, &[]),
+            vec![game(1, 1, "A", "1-0", 2)],
+            "{tail:?}"
+        );
+        let (code, stdout, _) = run_bytes(&["validate", "-q", "--format", "jsonl", "-"], &pgn);
+        assert_eq!((code, stdout.as_str()), (0, ""), "{tail:?}");
+    }
+    // Not at the end: the marker is read, and the byte is stray (a warning).
+    let pgn = [game_a.clone(), b"\x1a\n1. d4 *\n".to_vec()].concat();
+    assert_eq!(
+        games_of(&pgn, &[]),
+        vec![game(1, 1, "A", "1-0", 2), game(2, 4, "", "*", 1)]
+    );
+    let found = findings_of(std::str::from_utf8(&pgn).unwrap(), &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "input.stray-bytes", "{found:?}");
+    assert_eq!(found[0]["game"], 1, "{found:?}");
+    // Inside movetext, with a move after it: a warning too, and the move is read.
+    let found = findings_of("1. e4 \u{1a} e5 *\n", &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "input.stray-bytes", "{found:?}");
+    assert_eq!(
+        games_of(b"1. e4 \x1a e5 *\n", &[]),
+        vec![game(1, 1, "", "*", 2)]
+    );
+}
+
+/// A tag name may start with a digit (`input.bad-tag`), but only a letter made a line a
+/// tag line where game boundaries are decided: `[2nd "x"]` after an unterminated comment
+/// stayed in the comment, and the next game started a line later.
+#[test]
+fn a_tag_line_whose_name_starts_with_a_digit_starts_a_game() {
+    let pgn = b"[Event \"A\"]\n\n1. e4 { open comment\n[2nd \"x\"]\n[Event \"B\"]\n\n1. d4 *\n";
+    let rows = games_of(pgn, &[]);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!((rows[1].0, rows[1].1, rows[1].2.as_str()), (2, 4, "B"));
+    let (_, selected, _) = run_bytes(&["select", "-q", "--where", "event == \"B\"", "-"], pgn);
+    assert!(selected.starts_with("[2nd \"x\"]\n"), "{selected}");
+    // The same cut at any thread count, where a chunk may start at such a line.
+    let unit =
+        b"[1st \"a\"]\n[Event \"A\"]\n\n1. e4 e5 1-0\n\n[2nd \"b\"]\n[Event \"B\"]\n\n1. d4 *\n\n";
+    same_games_at_any_thread_count(unit, 2);
+}

@@ -459,3 +459,31 @@ fn a_variation_with_no_move_before_a_nested_one_or_its_end_is_a_warning() {
     // A variation that holds a move first is no defect.
     assert!(findings_of("1. e4 e5 (1... c5 (1... e6)) *\n", &[]).is_empty());
 }
+
+/// A check sign apart after an annotation (`Bxf7 ! +`, `Bxf7 $1 +`) or an en passant mark
+/// (`exd6 e.p. +`) was `move.syntax` and stopped the replay; it is the move's sign too.
+#[test]
+fn a_check_sign_apart_after_an_annotation_belongs_to_the_move() {
+    for written in ["Bxf7 ! +", "Bxf7 $1 +", "Bxf7 !? +", "Bxf7 += +"] {
+        let pgn = format!("1. e4 e5 2. Bc4 Nc6 3. {written} Kxf7 4. Nf3 *\n");
+        assert_eq!(
+            plies_and_status(&pgn),
+            ("7".into(), "ok".into()),
+            "{written}"
+        );
+        let found = infos(&pgn);
+        assert_eq!(
+            found,
+            [("san.notation".to_string(), 5, "Bxf7 +".to_string())],
+            "{written}"
+        );
+    }
+    let pgn = "1. e4 e6 2. e5 Ke7 3. d4 d5 4. exd6 e.p. + Kxd6 *\n";
+    assert_eq!(plies_and_status(pgn), ("8".into(), "ok".into()));
+    let codes: Vec<String> = infos(pgn).into_iter().map(|(code, ..)| code).collect();
+    assert_eq!(codes, ["san.notation", "san.notation"], "{pgn}");
+    // In a variation too.
+    let pgn = "1. e4 e5 2. Bc4 Nc6 3. Nf3 (3. Bxf7 ! + Kxf7) 3... Nf6 *\n";
+    let found = findings_of(pgn, &["--variations"]);
+    assert!(found.is_empty(), "{found:?}");
+}
