@@ -71,7 +71,9 @@ Examples:
   pgnkit stats archive/ --summary -o s.csv    one CSV row per game, and a summary
   pgnkit fen games.pgn --every-ply           every position as FEN
   pgnkit report games.pgn -o report.html     a page to look at in a browser
-  pgnkit help validate                       everything about one command";
+  pgnkit help validate                       everything about one command
+
+The guide: docs/GUIDE.md (every command, filter, code and column).";
 
 /// Flags that apply to every command.
 #[derive(Debug, Args)]

@@ -59,7 +59,9 @@ Examples:
   pgnkit check-fen \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"
   pgnkit check-fen \"4k3/8/8/8/8/8/8/4K2R w Q - 0 1\" --repair  with the nearest legal FEN
   pgnkit check-fen --input positions.epd --format csv        a table of the defects
-  pgnkit fen games.pgn --every-ply | pgnkit check-fen        positions from stdin";
+  pgnkit fen games.pgn --every-ply | pgnkit check-fen        positions from stdin
+
+The guide: docs/GUIDE.md, \"Converting\" (every command, filter, code and column).";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckFormat {

@@ -28,7 +28,9 @@ Examples:
   mkdir -p ~/.config/fish/completions
   pgnkit completions fish > ~/.config/fish/completions/pgnkit.fish
   mkdir -p ~/.config/elvish/lib && pgnkit completions elvish > ~/.config/elvish/lib/pgnkit.elv
-  pgnkit completions powershell >> $PROFILE";
+  pgnkit completions powershell >> $PROFILE
+
+The guide: docs/GUIDE.md (every command, filter, code and column).";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut command = Cli::command();

@@ -96,7 +96,9 @@ Examples:
   pgnkit convert archive/ --games 1..10 --moves lan     the first ten games
   pgnkit convert games.pgn --dedupe -o unique.pgn  each distinct game once
   pgnkit convert games.pgn --add-opening --fix-results -o named.pgn
-  pgnkit convert archive/ --ignore move.syntax -o clean.pgn  other errors on stderr";
+  pgnkit convert archive/ --ignore move.syntax -o clean.pgn  other errors on stderr
+
+The guide: docs/GUIDE.md, \"Converting\" (every command, filter, code and column).";
 
 /// What the writer needs of each game.
 struct Converted {

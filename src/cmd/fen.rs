@@ -71,7 +71,9 @@ Examples:
   pgnkit fen --format jsonl games.pgn            one JSON object per position
   pgnkit fen --ply 20 --ep legal archive/        ply 20, en passant as python-chess
   pgnkit fen games.pgn --material KRPPvKR        games that reach this ending
-  pgnkit fen archive/ --ignore move. -o fens.txt  move errors not reported (exit 0)";
+  pgnkit fen archive/ --ignore move. -o fens.txt  move errors not reported (exit 0)
+
+The guide: docs/GUIDE.md, \"Converting\" (every command, filter, code and column).";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {

@@ -27,7 +27,9 @@ const EXAMPLES: &str = "\
 Examples:
   pgnkit man > pgnkit.1                          the top page only
   mkdir -p ~/.local/share/man/man1
-  pgnkit man --dir ~/.local/share/man/man1       every page: pgnkit(1), pgnkit-validate(1), ...";
+  pgnkit man --dir ~/.local/share/man/man1       every page: pgnkit(1), pgnkit-validate(1), ...
+
+The guide: docs/GUIDE.md (every command, filter, code and column).";
 
 pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let command = Cli::command();

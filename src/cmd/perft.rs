@@ -66,7 +66,9 @@ Examples:
   pgnkit perft \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\" 5
   pgnkit perft \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -\" 3 --divide
   pgnkit perft --suite tricky.perft                       every expected count
-  pgnkit perft --suite perftsuite.epd --max-depth 4 -j 2  a quicker check";
+  pgnkit perft --suite perftsuite.epd --max-depth 4 -j 2  a quicker check
+
+The guide: docs/GUIDE.md, \"Converting\" (every command, filter, code and column).";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());

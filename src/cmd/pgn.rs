@@ -56,7 +56,9 @@ Examples:
   pgnkit pgn \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\" --moves \"e4 Kd7 e5\"
   pgnkit pgn \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\" --moves \"e2e4 e8d7\"  UCI works too
   pgnkit pgn --input positions.epd -o positions.pgn      one game per EPD line
-  pgnkit fen games.pgn | pgnkit pgn                      positions from stdin";
+  pgnkit fen games.pgn | pgnkit pgn                      positions from stdin
+
+The guide: docs/GUIDE.md, \"Converting\" (every command, filter, code and column).";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());

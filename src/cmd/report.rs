@@ -57,7 +57,9 @@ Examples:
   pgnkit report archive/ --limit 0 --ignore tag. -o findings.html
   pgnkit report lichess.pgn -o accuracy.html      with time and accuracy per side
   zstdcat lichess.pgn.zst | pgnkit report --games 1..10000 -o sample.html
-  pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html";
+  pgnkit report archive/ --where 'WhiteElo >= 2600 && BlackElo >= 2600' -o top.html
+
+The guide: docs/GUIDE.md, \"Reading findings, picking games, the HTML report\" (every command, filter, code and column).";
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let outputs = [("-o", args.output.output.as_deref())];

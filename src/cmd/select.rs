@@ -111,7 +111,9 @@ Examples:
   pgnkit select games.pgn --material KRPPvKR -o rook-endings.pgn
   pgnkit select games.pgn --reaches 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
   pgnkit select games.pgn --split-by Event --out-dir by-event/
-  pgnkit select big.pgn --split-every 1000 --out-dir parts/";
+  pgnkit select big.pgn --split-every 1000 --out-dir parts/
+
+The guide: docs/GUIDE.md, \"Picking games\" (every command, filter, code and column).";
 
 fn parse_split_field(name: &str) -> Result<Field, String> {
     expr::resolve(name).ok_or_else(|| {

@@ -91,7 +91,9 @@ Examples:
   pgnkit stats games.pgn --tags TimeControl,Opening  two more columns, at the end
   pgnkit stats lichess.pgn -o games.csv         clocks, acpl, blunders from [%clk]/[%eval]
   pgnkit stats games.pgn --where 'plies >= 150 || termination == \"stalemate\"' -o long.csv
-  pgnkit stats games.pgn --mate-check full --where 'cannot_mate != \"\"' -o dead.csv";
+  pgnkit stats games.pgn --mate-check full --where 'cannot_mate != \"\"' -o dead.csv
+
+The guide: docs/GUIDE.md, \"stats\" and \"stats columns\" (every command, filter, code and column).";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum StatsFormat {

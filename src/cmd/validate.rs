@@ -94,7 +94,9 @@ Examples:
   pgnkit validate event.pgn --clean-out ok.pgn --broken-out fix.pgn
   zstdcat lichess.pgn.zst | pgnkit validate --level info --shard 0/4
   pgnkit validate games.pgn --where 'WhiteElo >= 2700'  only the games of 2700+ players
-  pgnkit validate games.pgn --select result.     results the board or FIDE 6.9 contradicts";
+  pgnkit validate games.pgn --select result.     results the board or FIDE 6.9 contradicts
+
+The guide: docs/GUIDE.md, \"Rule diagnosis\" and \"Finding codes\" (every command, filter, code and column).";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {

@@ -1,11 +1,12 @@
-//! Documentation that cannot lie (issue 22): the README's console blocks and the
-//! `Examples:` of every `--help` run against the built binary.
+//! Documentation that cannot lie (issue 22): the console blocks of README.md and
+//! docs/GUIDE.md and the `Examples:` of every `--help` run against the built binary.
 //!
-//! - README.md: every ```` ```console ```` block runs under trycmd, in a scratch folder that
-//!   holds a copy of `testdata/`, and its output (stdout and stderr together, as a terminal
-//!   shows them) must match what the README shows; `[..]` elides a volatile part of a line
+//! - README.md and docs/GUIDE.md: every ```` ```console ```` block runs under trycmd, in a
+//!   scratch folder (one per document) that holds a copy of `testdata/`, and its output
+//!   (stdout and stderr together, as a terminal shows them) must match what the document
+//!   shows; `[..]` elides a volatile part of a line
 //!   (timings) and `? 1` states a non-zero exit code. A block that cannot run here is a
-//!   ```` ```sh ```` block, and the README says why beside it.
+//!   ```` ```sh ```` block, and the document says why beside it.
 //! - `--help`: every line of a command's `Examples:` section runs through `sh -c` in a
 //!   scratch folder whose files carry the names the examples use (`games.pgn`, `archive/`,
 //!   ...). It must exit 0 (1 where the example is about games with errors), never with a
@@ -38,26 +39,33 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// The documents whose console blocks run: the README's tour and the guide.
+const DOCUMENTS: &[(&str, &str)] = &[("README.md", "readme"), ("docs/GUIDE.md", "guide")];
+
 #[test]
 fn readme_console_blocks_run_as_shown() {
     let scratch = tempfile::tempdir().unwrap();
-    let readme = scratch.path().join("readme.md");
-    fs::copy(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"),
-        &readme,
-    )
-    .unwrap();
-    // trycmd runs a `NAME.md` in `NAME.in/` when that folder exists.
-    copy_tree(&testdata(""), &scratch.path().join("readme.in/testdata"));
-    trycmd::TestCases::new()
-        .register_bin("pgnkit", binary())
-        .env("NO_COLOR", "1")
-        .case(&readme)
-        .run();
+    let mut cases = trycmd::TestCases::new();
+    cases.register_bin("pgnkit", binary()).env("NO_COLOR", "1");
+    for (document, name) in DOCUMENTS {
+        let copy = scratch.path().join(format!("{name}.md"));
+        fs::copy(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(document),
+            &copy,
+        )
+        .unwrap();
+        // trycmd runs a `NAME.md` in `NAME.in/` when that folder exists.
+        copy_tree(
+            &testdata(""),
+            &scratch.path().join(format!("{name}.in/testdata")),
+        );
+        cases.case(&copy);
+    }
+    cases.run();
 
-    // The README says that the merged summaries of the two shards are byte for byte the
+    // The guide says that the merged summaries of the two shards are byte for byte the
     // summary of one run.
-    let tour = scratch.path().join("readme.in");
+    let tour = scratch.path().join("guide.in");
     let whole = tour.join("whole.sum.csv");
     let status = Command::new(binary())
         .args(["stats", "testdata/sample/", "--quiet", "-o", "/dev/null"])
@@ -223,4 +231,33 @@ fn every_help_example_runs() {
         }
     }
     assert!(ran >= 30, "only {ran} help examples ran");
+}
+
+/// Every `--help` (and `pgnkit --help`) points to the guide, which exists.
+#[test]
+fn every_help_points_to_the_guide() {
+    let guide = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/GUIDE.md");
+    let text = fs::read_to_string(guide).unwrap();
+    let mut helps = vec![vec!["--help".to_string()]];
+    helps.extend(
+        COMMANDS
+            .iter()
+            .map(|c| vec![c.to_string(), "--help".to_string()]),
+    );
+    for args in helps {
+        let output = Command::new(binary()).args(&args).output().unwrap();
+        let help = String::from_utf8(output.stdout).unwrap();
+        let pointer = help
+            .lines()
+            .find(|line| line.starts_with("The guide: docs/GUIDE.md"))
+            .unwrap_or_else(|| panic!("{args:?} does not point to docs/GUIDE.md"));
+        // Each section the pointer names ("stats columns") is a heading of the guide.
+        for section in pointer.split('"').skip(1).step_by(2) {
+            assert!(
+                text.lines()
+                    .any(|l| l.starts_with("## ") && l[3..].starts_with(section)),
+                "{args:?} names a section the guide lacks: {section}"
+            );
+        }
+    }
 }

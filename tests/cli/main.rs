@@ -10,7 +10,7 @@
 //!   of inputs, not a new comparison elsewhere;
 //! - hostile or damaged input, files, memory, terminals: `robustness` (one module a concern);
 //! - a fixed bug: `regression`, in the module of the part it belongs to;
-//! - the README and every `--help` example: `docs` (they run as they are written);
+//! - the README, docs/GUIDE.md and every `--help` example: `docs` (they run as they are written);
 //! - tests that drive the library rather than the binary: a file named after what they
 //!   check (`repetition`).
 //!
