@@ -7,6 +7,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
+use crate::filter::{DedupeBy, Expr, Filters, Identity, Material};
+use crate::output::findings::{CodeFilter, FindingFormat};
+use crate::output::pgn::MoveStyle;
 use crate::pgn::{TextDecoder, UnknownEncoding};
 use crate::pipeline::{GameRange, Shard};
 use crate::rules::fen::style::{CastlingLetters, EpConvention};
@@ -169,7 +172,7 @@ pub struct InputArgs {
 
     /// `--where`, `--reaches`, `--material`, `--dedupe` (judged after --games/--shard).
     #[command(flatten)]
-    pub filters: crate::filter::FilterArgs,
+    pub filters: FilterArgs,
 }
 
 /// `--mate-check`: how far the analysis of who can still mate goes.
@@ -404,6 +407,149 @@ impl From<CastlingArg> for CastlingLetters {
         match castling {
             CastlingArg::Xfen => CastlingLetters::Xfen,
             CastlingArg::Shredder => CastlingLetters::Shredder,
+        }
+    }
+}
+
+/// The game filter flags, flattened into every command that reads games.
+#[derive(Debug, Clone, Default, Args)]
+pub struct FilterArgs {
+    /// Only the games for which EXPR holds. Fields: every `stats` column (`plies`,
+    /// `termination`, `white_elo`, ...) and every tag by its name (`WhiteElo`, `Event`);
+    /// operators, loosest first: `||`, `&&`, `!`, `== != < <= > >= ~ !~` (`~`: contains a
+    /// match of the regular expression, a "string"); numbers compare as numbers, other
+    /// values byte-wise (`WhiteElo >= 2500` is false for "?"). `(` and `!` nest at most 256
+    /// levels deep. Repeat to require several.
+    #[arg(
+        long = "where",
+        value_name = "EXPR",
+        value_parser = parse_where,
+        help_heading = "Game filters"
+    )]
+    pub wheres: Vec<Expr>,
+
+    /// Only the games whose main line reaches this position (clocks ignored; en passant
+    /// only where a capture is legal).
+    #[arg(long, value_name = "FEN", value_parser = Identity::parse, help_heading = "Game filters")]
+    pub reaches: Vec<Identity>,
+
+    /// Only the games with a position of exactly this material on the main line: White's
+    /// pieces, `v`, Black's (`KRPvKR`, `KQvK`).
+    #[arg(long, value_name = "SIG", value_parser = Material::parse, help_heading = "Game filters")]
+    pub material: Vec<Material>,
+
+    /// Keep only the first game of each kind (in input order, whatever --threads): the
+    /// same start position and main-line moves (`moves`, the default), and with `game`
+    /// equal White, Black, Date and Result tags. Costs 18-28 bytes per kept game (a
+    /// 128-bit key in a table 58-88% full), and 37-55 more with select --duplicates-csv
+    /// (where each first game stands).
+    #[arg(
+        long,
+        value_name = "BY",
+        value_enum,
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "moves",
+        help_heading = "Game filters"
+    )]
+    pub dedupe: Option<DedupeArg>,
+}
+
+impl FilterArgs {
+    /// The filters the flags ask for.
+    pub fn filters(&self) -> Filters {
+        Filters {
+            wheres: self.wheres.clone(),
+            reaches: self.reaches.clone(),
+            material: self.material.clone(),
+            dedupe: self.dedupe.map(DedupeBy::from),
+        }
+    }
+}
+
+/// `--where`: compiled once, here; a syntax error is a usage error that shows the place.
+fn parse_where(text: &str) -> Result<Expr, String> {
+    Expr::compile(text).map_err(|err| err.render(text))
+}
+
+/// `--dedupe[=BY]`: what makes two games the same kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DedupeArg {
+    /// Same start position and main-line moves.
+    Moves,
+    /// Moves, and equal White, Black, Date and Result tags.
+    Game,
+}
+
+impl From<DedupeArg> for DedupeBy {
+    fn from(by: DedupeArg) -> DedupeBy {
+        match by {
+            DedupeArg::Moves => DedupeBy::Moves,
+            DedupeArg::Game => DedupeBy::Game,
+        }
+    }
+}
+
+/// `--select` and `--ignore`, shared by the commands that report findings (validate,
+/// report, fen, convert).
+#[derive(Debug, Clone, Default, Args)]
+pub struct CodeArgs {
+    /// Report only the findings whose code starts with one of these, comma-separated
+    /// (`--select move.,castling.` or one code). An error that is not reported does not
+    /// make the exit code 1.
+    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
+    pub select: Vec<String>,
+
+    /// Do not report the findings whose code starts with one of these, comma-separated
+    /// (`--ignore tag.,san.`). Applies after --select.
+    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
+    pub ignore: Vec<String>,
+}
+
+impl CodeArgs {
+    /// The filter the flags make; an entry that starts no code is an error.
+    pub fn filter(&self) -> anyhow::Result<CodeFilter> {
+        CodeFilter::new(&self.select, &self.ignore)
+    }
+}
+
+/// `--format` of commands that report findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FindingFormatArg {
+    Text,
+    Jsonl,
+    Csv,
+    Parquet,
+}
+
+impl From<FindingFormatArg> for FindingFormat {
+    fn from(format: FindingFormatArg) -> FindingFormat {
+        match format {
+            FindingFormatArg::Text => FindingFormat::Text,
+            FindingFormatArg::Jsonl => FindingFormat::Jsonl,
+            FindingFormatArg::Csv => FindingFormat::Csv,
+            FindingFormatArg::Parquet => FindingFormat::Parquet,
+        }
+    }
+}
+
+/// `--moves`: how moves are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MoveStyleArg {
+    /// Standard algebraic notation with `+`/`#` (`Nf3`, `exd5`, `e8=Q+`).
+    San,
+    /// UCI (`g1f3`, `e7e8q`; Chess960 castling as king takes rook).
+    Uci,
+    /// Long algebraic (`Ng1-f3`, `e4xd5`, `e7-e8=Q`) with `+`/`#`.
+    Lan,
+}
+
+impl From<MoveStyleArg> for MoveStyle {
+    fn from(style: MoveStyleArg) -> MoveStyle {
+        match style {
+            MoveStyleArg::San => MoveStyle::San,
+            MoveStyleArg::Uci => MoveStyle::Uci,
+            MoveStyleArg::Lan => MoveStyle::Lan,
         }
     }
 }

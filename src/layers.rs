@@ -1,6 +1,7 @@
-//! The layering the design asks for (ARCHITECTURE.md), checked on the sources: data flows
-//! one way, input -> games (`pgn`) -> replay (`rules`) -> figures (`stats`) -> output, and
-//! a module names no part of the crate that comes after it or beside it.
+//! The layering of ARCHITECTURE.md, checked on the sources: every part of `src/` is in
+//! `ALLOWED` with the parts it may name (`crate::NAME` in code), so that an edge against
+//! the flow fails this test with the file and the name; and clap is named only where the
+//! command line is defined (`cli.rs`, the commands' flags in `cmd/`, `main.rs`).
 
 #![allow(
     clippy::unwrap_used,
@@ -9,33 +10,55 @@
     reason = "a test fails loudly"
 )]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Each layer and the parts of the crate it must not name.
-const FORBIDDEN: &[(&str, &[&str])] = &[
+/// The cross-cutting helpers (`say!` is `stderr`'s): any part above `rules` may use them.
+const HELPERS: &[&str] = &["stderr", "say", "interrupt", "progress", "exit", "terminal"];
+
+/// Each part of `src/` and the parts it may name besides itself; `+helpers` adds
+/// `HELPERS`. A part missing here fails `every_part_is_in_the_table`.
+const ALLOWED: &[(&str, &[&str])] = &[
+    // The two models: a game's bytes, and a record's columns and cells.
+    ("pgn", &[]),
+    ("record", &[]),
+    ("input", &["pgn"]),
+    ("rules", &["pgn"]),
+    ("stats", &["pgn", "rules", "record"]),
+    ("filter", &["pgn", "rules", "stats", "record", "+helpers"]),
+    ("pipeline", &["pgn", "input", "+helpers"]),
+    ("output", &["pgn", "rules", "stats", "record", "+helpers"]),
     (
-        "pgn",
+        "cmd",
         &[
-            "input", "rules", "stats", "output", "cmd", "cli", "pipeline",
+            "pgn", "input", "rules", "stats", "record", "filter", "pipeline", "output", "cli",
+            "+helpers",
         ],
     ),
+    // The clap definitions, parsed into the parts' own types.
     (
-        "input",
-        &["rules", "stats", "output", "cmd", "cli", "pipeline"],
+        "cli",
+        &[
+            "pgn", "rules", "filter", "output", "pipeline", "cmd", "+helpers",
+        ],
     ),
-    (
-        "rules",
-        &["input", "stats", "output", "cmd", "cli", "pipeline"],
-    ),
-    ("pipeline", &["rules", "stats", "cmd", "cli"]),
-    // Figures only: how a row or a summary is written is the output layer's.
-    ("stats", &["input", "output", "cmd", "cli", "pipeline"]),
+    ("stderr", &[]),
+    ("interrupt", &["say"]),
+    ("progress", &["terminal"]),
+    ("exit", &[]),
+    ("terminal", &[]),
 ];
 
-/// Every `crate::NAME` a source file names outside comments.
+/// The root: it declares the parts and dispatches to `cmd` (it may name anything).
+const ROOT: &[&str] = &["lib", "main", "layers"];
+
+/// Every `crate::NAME` a source file names in code: outside comments, and before its
+/// `#[cfg(test)]` module (a test may build its input with any part).
 fn crate_paths(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for line in text.lines() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
         let code = line.split("//").next().unwrap_or("");
         let mut rest = code;
         while let Some(at) = rest.find("crate::") {
@@ -51,7 +74,8 @@ fn crate_paths(text: &str) -> Vec<String> {
     found
 }
 
-fn sources(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+/// The sources of a part: `src/NAME.rs` and everything below `src/NAME/`.
+fn sources(dir: &Path, files: &mut Vec<PathBuf>) {
     let single = dir.with_extension("rs");
     if single.is_file() {
         files.push(single);
@@ -69,31 +93,124 @@ fn sources(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// A module that names a layer it must not (`use crate::input::RawGame` in `rules/`)
-/// fails this test, with the file and the name.
-#[test]
-fn layers_name_only_the_layers_before_them() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The names a part may use.
+fn allowed(part: &str) -> Vec<&'static str> {
+    let (_, names) = ALLOWED.iter().find(|(name, _)| *name == part).unwrap();
+    let mut out = Vec::new();
+    for name in *names {
+        if *name == "+helpers" {
+            out.extend_from_slice(HELPERS);
+        } else {
+            out.push(*name);
+        }
+    }
+    out
+}
+
+/// The forbidden names of the sources under `src/`, as `file: crate::NAME` lines.
+fn forbidden_edges(src: &Path) -> Vec<String> {
     let mut wrong = Vec::new();
-    for (layer, forbidden) in FORBIDDEN {
+    for (part, _) in ALLOWED {
         let mut files = Vec::new();
-        sources(&src.join(layer), &mut files);
-        assert!(!files.is_empty(), "no sources for {layer}");
+        sources(&src.join(part), &mut files);
+        assert!(!files.is_empty(), "no sources for {part}");
+        let allowed = allowed(part);
         for file in files {
             let text = std::fs::read_to_string(&file).unwrap();
             for name in crate_paths(&text) {
-                if forbidden.contains(&name.as_str()) {
+                if name != *part && !allowed.contains(&name.as_str()) {
                     wrong.push(format!("{}: crate::{name}", file.display()));
                 }
             }
         }
     }
+    wrong
+}
+
+/// A module that names a part it must not (`use crate::input::Splitter` in `rules/`)
+/// fails this test, with the file and the name.
+#[test]
+fn layers_name_only_the_layers_before_them() {
+    let wrong = forbidden_edges(&src());
     assert!(wrong.is_empty(), "forbidden imports:\n{}", wrong.join("\n"));
+}
+
+/// Every file and folder of `src/` is a part of the table or the root.
+#[test]
+fn every_part_is_in_the_table() {
+    for entry in std::fs::read_dir(src()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        assert!(
+            ROOT.contains(&name.as_str()) || ALLOWED.iter().any(|(part, _)| *part == name),
+            "src/{name} is in no layer of src/layers.rs"
+        );
+    }
+}
+
+/// Clap is the command line's: `cli.rs`, the commands' flags (`cmd/`) and `main.rs`.
+#[test]
+fn clap_is_named_only_by_the_command_line() {
+    let mut wrong = Vec::new();
+    for (part, _) in ALLOWED
+        .iter()
+        .filter(|(part, _)| !["cli", "cmd"].contains(part))
+    {
+        let mut files = Vec::new();
+        sources(&src().join(part), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code: String = text
+                .lines()
+                .take_while(|line| !line.trim_start().starts_with("#[cfg(test)]"))
+                .map(|line| line.split("//").next().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join("\n");
+            if code.contains("clap") || code.contains("#[arg(") || code.contains("#[command(") {
+                wrong.push(file.display().to_string());
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "clap outside the command line:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The test sees an edge against the flow: a copy of `src/` where `rules/` names
+/// `output` and `stats/` names `output` fails with both files.
+#[test]
+fn a_forbidden_edge_is_seen() {
+    let copy = tempfile::tempdir().unwrap();
+    for (part, _) in ALLOWED {
+        let mut files = Vec::new();
+        sources(&src().join(part), &mut files);
+        for file in files {
+            let to = copy.path().join(file.strip_prefix(src()).unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(&file, &to).unwrap();
+        }
+    }
+    for (file, edge) in [
+        ("rules/mod.rs", "use crate::output::Output;\n"),
+        ("stats/summary.rs", "use crate::output::summary_csv;\n"),
+        ("pipeline/mod.rs", "use crate::output::terminal::visible;\n"),
+    ] {
+        let path = copy.path().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{edge}{text}")).unwrap();
+    }
+    let wrong = forbidden_edges(copy.path());
+    assert_eq!(wrong.len(), 3, "{wrong:?}");
 }
 
 #[test]
 fn crate_paths_are_found_in_code_only() {
-    let text =
-        "use crate::pgn::{Span};\n// crate::input\nlet x = crate::rules::replay(); // crate::cmd\n";
+    let text = "use crate::pgn::{Span};\n// crate::input\nlet x = crate::rules::replay(); // crate::cmd\n#[cfg(test)]\nuse crate::cli;\n";
     assert_eq!(crate_paths(text), ["pgn", "rules"]);
 }

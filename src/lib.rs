@@ -1,9 +1,7 @@
 //! pgnkit: validate, measure and convert chess game archives.
 //!
-//! Data flows one way: `input` (files, decompression, game splitting with line numbers)
-//! -> `rules` (replay on shakmaty, diagnosis, findings) -> `stats` (per-game figures,
-//! summaries) -> `output` (one ordered writer). `pipeline` runs the middle part in
-//! parallel; `cmd` has one file per subcommand that wires these pieces.
+//! The parts and the one-way flow between them are described in ARCHITECTURE.md (and
+//! checked by `layers.rs`); this file declares the parts and dispatches a command line.
 
 pub mod cli;
 pub mod cmd;
@@ -17,9 +15,11 @@ pub mod output;
 pub mod pgn;
 pub mod pipeline;
 pub mod progress;
+pub mod record;
 pub mod rules;
 pub mod stats;
 pub mod stderr;
+pub mod terminal;
 
 use cli::{Cli, Command};
 use exit::ExitStatus;
@@ -48,7 +48,7 @@ pub fn run(cli: Cli) -> ExitStatus {
             ExitStatus::Interrupted
         }
         Err(err) => {
-            crate::say!("pgnkit: {}", output::terminal::visible(&format!("{err:#}")));
+            crate::say!("pgnkit: {}", terminal::visible(&format!("{err:#}")));
             ExitStatus::Error
         }
     }

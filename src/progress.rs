@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::output::summary::thousands;
+use crate::terminal::thousands;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A progress bar, or nothing.

@@ -7,11 +7,12 @@ use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::severity_colour;
-use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
-use crate::output::terminal::visible;
+use crate::output::records::{RecordFormat, RecordWriter};
+use crate::record::{Cells, Column, Record};
 use crate::rules::Severity;
 use crate::rules::fen::check::{self as fen_check, CheckOptions};
 use crate::rules::fen::epd;
+use crate::terminal::visible;
 
 /// Check FEN positions and name every defect.
 ///

@@ -1,11 +1,11 @@
 //! `pgnkit convert`: re-export PGN as clean UTF-8 with standard SAN, the tag roster
 //! first and 80-column movetext; comments, NAGs and variations kept.
 
+use crate::cli::{CodeArgs, MoveStyleArg};
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::findings::CodeArgs;
 use crate::output::pgn::{
     MoveStyle, Movetext, move_text, ordered_tags, write_game, write_original,
 };
@@ -54,8 +54,8 @@ pub struct Args {
     pub codes: CodeArgs,
 
     /// How moves are written: san (`Nf3`), uci (`g1f3`) or lan (`Ng1-f3`, `e7-e8=Q`).
-    #[arg(long, value_enum, default_value_t = MoveStyle::San, help_heading = "Output")]
-    pub moves: MoveStyle,
+    #[arg(long, value_enum, default_value_t = MoveStyleArg::San, help_heading = "Output")]
+    pub moves: MoveStyleArg,
 
     /// Leave comments out.
     #[arg(long, help_heading = "Output")]
@@ -150,6 +150,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         Ending {
             figures: None,
             failing_errors,
+            selection: None,
         },
     ))
 }
@@ -276,7 +277,7 @@ fn movetext_of(
                 if depth == 0 {
                     plies += 1;
                 }
-                movetext.push_move(&before, move_text(&before, m, args.moves))
+                movetext.push_move(&before, move_text(&before, m, MoveStyle::from(args.moves)))
             }
             // `--` in every style: `0000` would read back as a move number.
             Step::Pass { before, .. } => movetext.push_move(&before, "--".to_string()),

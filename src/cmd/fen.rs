@@ -4,13 +4,14 @@ use std::io::Write;
 
 use shakmaty::Chess;
 
+use crate::cli::CodeArgs;
 use crate::cli::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::findings::CodeArgs;
-use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
+use crate::output::records::{RecordFormat, RecordWriter};
 use crate::pgn::RawGame;
+use crate::record::{Cells, Column, Record};
 use crate::rules::fen::style::FenStyle;
 use crate::rules::{PlyVisitor, Step};
 
@@ -289,6 +290,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         Ending {
             figures: None,
             failing_errors,
+            selection: None,
         },
     ))
 }

@@ -10,9 +10,9 @@ use rayon::prelude::*;
 use crate::cli::{Context, GlobalArgs, OutputArg};
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::summary::thousands;
-use crate::output::terminal::visible;
 use crate::rules::perft::{self, SuiteEntry};
+use crate::terminal::thousands;
+use crate::terminal::visible;
 
 /// Move-generation self-check: count the leaf nodes of the move tree.
 ///

@@ -10,9 +10,9 @@ use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{MoveStyle, Movetext, move_text, ordered_tags, write_game};
-use crate::output::terminal::visible;
 use crate::rules::fen::check as fen_check;
 use crate::rules::fen::epd;
+use crate::terminal::visible;
 
 /// FEN to PGN: a game record that starts from each position.
 ///

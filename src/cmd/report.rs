@@ -1,11 +1,11 @@
 //! `pgnkit report`: one self-contained HTML page about an archive.
 
+use crate::cli::CodeArgs;
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, data_context};
 use crate::cmd::validate::Level;
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::findings::CodeArgs;
 use crate::output::report::{ReportBuilder, ReportMeta};
 use crate::output::summary::RunFigures;
 
@@ -106,6 +106,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         Ending {
             figures: Some(figures),
             failing_errors: 0,
+            selection: None,
         },
     ))
 }

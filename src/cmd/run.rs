@@ -14,7 +14,7 @@ use crate::filter::dedupe::{Origin, Seen};
 use crate::filter::{GameFilter, Judged};
 use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
-use crate::output::summary::{RunFigures, summary_line};
+use crate::output::summary::{RunFigures, Selection, selection_line, summary_line};
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
 use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Severity};
@@ -25,6 +25,8 @@ pub struct Ending {
     /// The figures of the summary line (files and games are filled in from the run), or
     /// `None` for commands that print none (their stdout is data a reader waits for).
     pub figures: Option<RunFigures>,
+    /// `select`'s line instead (the games selected of those read), or `None`.
+    pub selection: Option<Selection>,
     /// Error findings that make the exit code 1 (0 where broken games are data).
     pub failing_errors: u64,
 }
@@ -80,7 +82,7 @@ impl GameRun {
             mate_check: input.mate_check.into(),
             ..ReplayOptions::default()
         };
-        let filter = GameFilter::new(&input.filters)?;
+        let filter = GameFilter::new(&input.filters.filters())?;
         let (sources, listing_errors) = sources(&ctx, input, outputs)?;
         let pipeline = Pipeline {
             threads: ctx.threads,
@@ -185,6 +187,12 @@ impl GameRun {
                 crate::say!("{}", summary_line(&figures, self.started.elapsed()));
             }
         }
+        if let Some(selection) = ending.selection
+            && !self.ctx.quiet
+        {
+            let line = selection_line(&selection, totals.games, self.started.elapsed());
+            crate::say!("{line}");
+        }
         let mut status = ExitStatus::Success;
         if ending.failing_errors > 0 {
             status = status.max(ExitStatus::Failure);
@@ -219,14 +227,11 @@ fn sources(
     } = expand_inputs(&input.inputs);
     let sources = only_the_picked_file(sources, input.game_file())?;
     for warning in &warnings {
-        crate::say!(
-            "pgnkit: warning: {}",
-            crate::output::terminal::visible(warning)
-        );
+        crate::say!("pgnkit: warning: {}", crate::terminal::visible(warning));
     }
     for error in &errors {
         let message = format!("cannot open {}: {}", error.name, error.reason);
-        crate::say!("pgnkit: {}", crate::output::terminal::visible(&message));
+        crate::say!("pgnkit: {}", crate::terminal::visible(&message));
     }
     let files = sources.iter().filter_map(|source| match source {
         Source::File { name, path } => Some((name.as_str(), path.as_path())),
@@ -237,7 +242,7 @@ fn sources(
         let unopened: Vec<String> = sources.iter().filter_map(cannot_open).collect();
         if unopened.len() == sources.len() {
             for reason in &unopened {
-                crate::say!("pgnkit: {}", crate::output::terminal::visible(reason));
+                crate::say!("pgnkit: {}", crate::terminal::visible(reason));
             }
             anyhow::bail!("no input could be opened: nothing written");
         }
@@ -262,7 +267,7 @@ fn only_the_picked_file(sources: Vec<Source>, file: Option<&str>) -> anyhow::Res
     if picked.is_empty() {
         anyhow::bail!(
             "--game {}:N: no input file is named so (name it as the findings do)",
-            crate::output::terminal::visible(file)
+            crate::terminal::visible(file)
         );
     }
     Ok(picked)

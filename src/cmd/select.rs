@@ -11,11 +11,14 @@ use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::filter::Judged;
+use crate::filter::dedupe::Origin;
 use crate::filter::expr::{self, Field};
 use crate::output::Output;
 use crate::output::pgn::write_original;
-use crate::output::summary::thousands;
+use crate::output::records::{RecordFormat, RecordWriter};
+use crate::output::summary::Selection;
 use crate::pgn::RawGame;
+use crate::record::{Cells, Column, Record};
 use crate::rules::GameReport;
 use crate::rules::tags::Tags;
 use crate::stats::StatsRow;
@@ -153,18 +156,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut duplicates_csv = args
         .duplicates_csv
         .as_deref()
-        .map(|path| Output::create(Some(path)).map(csv::Writer::from_writer))
+        .map(|path| {
+            Output::create(Some(path))
+                .and_then(|out| RecordWriter::new::<Duplicate>(out, RecordFormat::Csv, &[]))
+        })
         .transpose()?;
-    if let Some(csv) = &mut duplicates_csv {
-        csv.write_record([
-            "file",
-            "game",
-            "line",
-            "first_file",
-            "first_game",
-            "first_line",
-        ])?;
-    }
     let split_by = args.split_by.clone();
     let needs_report = matches!(split_by, Some(Field::Column(_)));
     // The figures, the draw rules and the game's findings only where a column is read (as
@@ -198,14 +194,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 write_original(out, &raw.bytes)?;
             }
             if let (Some(csv), Some(first)) = (&mut duplicates_csv, first) {
-                csv.write_record([
-                    raw.file.as_ref(),
-                    &raw.index.to_string(),
-                    &raw.line.to_string(),
-                    first.file.as_ref(),
-                    &first.game.to_string(),
-                    &first.line.to_string(),
-                ])?;
+                csv.write(&Duplicate { raw, first })?;
             }
             Ok(())
         },
@@ -224,25 +213,47 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         out.finish()?;
     }
     if let Some(csv) = duplicates_csv {
-        csv.into_inner()
-            .map_err(|e| anyhow::Error::new(e.into_error()))?
-            .finish()?;
-    }
-    if !run.ctx.quiet {
-        let dedupe = if run.filter.dedupe.is_some() {
-            format!(", {} duplicates dropped", thousands(kept.dropped))
-        } else {
-            String::new()
-        };
-        crate::say!(
-            "pgnkit: {} of {} games selected{dedupe} in {:.1} s",
-            thousands(kept.kept),
-            thousands(kept.totals.games),
-            run.elapsed().as_secs_f64()
-        );
+        csv.finish()?.finish()?;
     }
     // Broken games are data here: only input and output errors change the exit code.
-    Ok(run.finish(&kept.totals, Ending::default()))
+    let selection = Selection {
+        kept: kept.kept,
+        dropped: run.filter.dedupe.map(|_| kept.dropped),
+    };
+    Ok(run.finish(
+        &kept.totals,
+        Ending {
+            selection: Some(selection),
+            ..Ending::default()
+        },
+    ))
+}
+
+/// A row of `--duplicates-csv`: a game `--dedupe` dropped, and the first game of its kind.
+struct Duplicate<'a> {
+    raw: &'a RawGame,
+    first: &'a Origin,
+}
+
+impl Record for Duplicate<'_> {
+    const COLUMNS: &'static [Column] = &[
+        Column::string("file"),
+        Column::number("game"),
+        Column::number("line"),
+        Column::string("first_file"),
+        Column::number("first_game"),
+        Column::number("first_line"),
+    ];
+    const EMPTY_STRING_IS_NULL: bool = false;
+
+    fn cells(&self, cells: &mut Cells) {
+        cells.text(&self.raw.file);
+        cells.number(self.raw.index);
+        cells.number(self.raw.line);
+        cells.text(&self.first.file);
+        cells.number(self.first.game);
+        cells.number(self.first.line);
+    }
 }
 
 /// The value of the --split-by field for a selected game.
@@ -256,7 +267,7 @@ fn split_value(
         (Field::Tag(name), Some(report)) => report.tags.value(name).to_string(),
         (Field::Tag(name), None) => Tags::decode(raw, &options.decoder).value(name).to_string(),
         (Field::Column(index), Some(report)) => {
-            let picker = crate::filter::columns::ColumnPicker {
+            let picker = crate::filter::picker::ColumnPicker {
                 wanted: vec![(*index, 0)],
             };
             let mut values = [String::new()];

@@ -11,6 +11,7 @@ use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::records::{RecordFormat, RecordWriter, encode};
 use crate::output::summary::{RunFigures, summary_table};
+use crate::output::summary_csv::{read_summary_csv, write_summary_csv};
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -154,6 +155,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         Ending {
             figures: Some(figures),
             failing_errors: 0,
+            selection: None,
         },
     ))
 }
@@ -205,10 +207,10 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
     let mut level_of: Option<(&str, Vec<&str>)> = None;
     for name in &args.input.inputs {
         let part = if name == "-" {
-            Summary::read_csv(std::io::stdin().lock(), name)?
+            read_summary_csv(std::io::stdin().lock(), name)?
         } else {
             let file = File::open(name).with_context(|| format!("cannot open {name}"))?;
-            Summary::read_csv(file, name)?
+            read_summary_csv(file, name)?
         };
         // Figures of different levels do not add up to the figures of one run.
         let levels = part.mate_levels();
@@ -231,7 +233,7 @@ fn merge(args: &Args) -> anyhow::Result<ExitStatus> {
     }
     let summary_output = summary_output(args)?;
     let mut output = Output::create(args.output.output.as_deref())?;
-    total.write_csv(&mut output)?;
+    write_summary_csv(&total, &mut output)?;
     output.finish()?;
     finish_summary(&total, summary_output, args.summary)?;
     Ok(ExitStatus::Success)
@@ -252,7 +254,7 @@ fn finish_summary(
     print_table: bool,
 ) -> anyhow::Result<()> {
     if let Some(mut output) = output {
-        summary.write_csv(&mut output)?;
+        write_summary_csv(summary, &mut output)?;
         output.finish()?;
     }
     if print_table {

@@ -2,11 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::cli::{CodeArgs, FindingFormatArg};
 use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
 use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::findings::{CodeArgs, FindingFormat, FindingWriter, TextDetail};
+use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
 use crate::output::pgn::write_original;
 use crate::output::records::RecordFormat;
 use crate::output::summary::RunFigures;
@@ -33,8 +34,8 @@ pub struct Args {
 
     /// Output format: compiler-style text lines, JSON lines, CSV with a header, or one
     /// Parquet file with the JSON keys as typed columns (needs -o FILE or a pipe).
-    #[arg(long, value_enum, default_value_t = FindingFormat::Text, help_heading = "Output")]
-    pub format: FindingFormat,
+    #[arg(long, value_enum, default_value_t = FindingFormatArg::Text, help_heading = "Output")]
+    pub format: FindingFormatArg,
 
     /// The least severe findings shown: error, warning (default) or info.
     #[arg(long, value_enum, default_value_t = Level::Warning, help_heading = "Output")]
@@ -136,7 +137,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // Openings and annotations only show through info findings or a `--where` column.
     run.options.figures = args.level == Level::Info || run.filter.reads_columns();
 
-    if args.format == FindingFormat::Parquet {
+    if args.format == FindingFormatArg::Parquet {
         RecordFormat::Parquet.refuse_terminal(run.ctx.data_on_terminal)?;
     }
     let output = Output::create(args.output.output.as_deref())?;
@@ -146,7 +147,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         board: args.board,
     };
     let codes = args.codes.filter()?;
-    let mut writer = FindingWriter::new(output, args.format, run.ctx.color, detail)?;
+    let mut writer = FindingWriter::new(
+        output,
+        FindingFormat::from(args.format),
+        run.ctx.color,
+        detail,
+    )?;
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();
@@ -183,6 +189,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         Ending {
             figures: Some(figures),
             failing_errors: figures.errors,
+            selection: None,
         },
     ))
 }

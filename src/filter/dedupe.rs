@@ -12,7 +12,7 @@ use crate::pgn::{RawGame, TokenKind};
 use crate::rules::{GameReport, Status};
 
 /// What makes two games the same kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DedupeBy {
     /// Same start position and main-line moves.
     Moves,

@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 
 use regex::Regex;
 
-use crate::output::records::Record as _;
+use crate::record::Record as _;
 use crate::stats::StatsRow;
 
 /// Where a field's value comes from.
@@ -80,7 +80,7 @@ impl ExprError {
         format!(
             "{}\n  {}\n  {}^",
             self.message,
-            crate::output::terminal::visible(text),
+            crate::terminal::visible(text),
             " ".repeat(column)
         )
     }
@@ -542,11 +542,9 @@ mod tests {
             .iter()
             .map(|f| match f {
                 Field::Tag(name) => name.clone(),
-                Field::Column(i) => {
-                    <crate::stats::StatsRow as crate::output::records::Record>::COLUMNS[*i]
-                        .name
-                        .to_string()
-                }
+                Field::Column(i) => <crate::stats::StatsRow as crate::record::Record>::COLUMNS[*i]
+                    .name
+                    .to_string(),
             })
             .collect();
         expr.eval(&|slot| {

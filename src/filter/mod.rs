@@ -7,10 +7,10 @@
 //! game's `--dedupe` key. Whether a key was seen before is decided by the one consumer that
 //! sees the games in input order ([`dedupe::Seen`]).
 
-pub mod columns;
 pub mod dedupe;
 pub mod expr;
 pub mod material;
+pub mod picker;
 
 use std::cell::RefCell;
 
@@ -20,58 +20,24 @@ use crate::pgn::RawGame;
 use crate::rules::tags::Tags;
 use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Step, replay_with_tags};
 use crate::stats::StatsRow;
-use columns::ColumnPicker;
 pub use dedupe::DedupeBy;
 use dedupe::KeyBuilder;
-use expr::{Expr, Field};
-use material::{Identity, Material};
+pub use expr::Expr;
+use expr::Field;
+pub use material::{Identity, Material};
+use picker::ColumnPicker;
 
-/// The game filter flags, flattened into every command that reads games.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct FilterArgs {
-    /// Only the games for which EXPR holds. Fields: every `stats` column (`plies`,
-    /// `termination`, `white_elo`, ...) and every tag by its name (`WhiteElo`, `Event`);
-    /// operators, loosest first: `||`, `&&`, `!`, `== != < <= > >= ~ !~` (`~`: contains a
-    /// match of the regular expression, a "string"); numbers compare as numbers, other
-    /// values byte-wise (`WhiteElo >= 2500` is false for "?"). `(` and `!` nest at most 256
-    /// levels deep. Repeat to require several.
-    #[arg(
-        long = "where",
-        value_name = "EXPR",
-        value_parser = parse_where,
-        help_heading = "Game filters"
-    )]
+/// The game filters a run asks for (`cli::FilterArgs` parses them from the flags).
+#[derive(Debug, Clone, Default)]
+pub struct Filters {
+    /// `--where`: every one must hold.
     pub wheres: Vec<Expr>,
-
-    /// Only the games whose main line reaches this position (clocks ignored; en passant
-    /// only where a capture is legal).
-    #[arg(long, value_name = "FEN", value_parser = Identity::parse, help_heading = "Game filters")]
+    /// `--reaches`: the main line reaches each position.
     pub reaches: Vec<Identity>,
-
-    /// Only the games with a position of exactly this material on the main line: White's
-    /// pieces, `v`, Black's (`KRPvKR`, `KQvK`).
-    #[arg(long, value_name = "SIG", value_parser = Material::parse, help_heading = "Game filters")]
+    /// `--material`: the main line has a position of each material.
     pub material: Vec<Material>,
-
-    /// Keep only the first game of each kind (in input order, whatever --threads): the
-    /// same start position and main-line moves (`moves`, the default), and with `game`
-    /// equal White, Black, Date and Result tags. Costs 18-28 bytes per kept game (a
-    /// 128-bit key in a table 58-88% full), and 37-55 more with select --duplicates-csv
-    /// (where each first game stands).
-    #[arg(
-        long,
-        value_name = "BY",
-        value_enum,
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "moves",
-        help_heading = "Game filters"
-    )]
+    /// `--dedupe`: the first game of each kind.
     pub dedupe: Option<DedupeBy>,
-}
-
-fn parse_where(text: &str) -> Result<Expr, String> {
-    Expr::compile(text).map_err(|err| err.render(text))
 }
 
 /// The most `--reaches` (and `--material`) a run takes: one bit each per game.
@@ -118,7 +84,7 @@ impl<T> Judged<T> {
 }
 
 impl GameFilter {
-    pub fn new(args: &FilterArgs) -> anyhow::Result<GameFilter> {
+    pub fn new(args: &Filters) -> anyhow::Result<GameFilter> {
         if args.reaches.len() > MAX_REACHES || args.material.len() > MAX_REACHES {
             anyhow::bail!("at most {MAX_REACHES} --reaches and {MAX_REACHES} --material are taken");
         }
@@ -352,7 +318,7 @@ impl<A: PlyVisitor, B: PlyVisitor> PlyVisitor for Both<'_, A, B> {
 mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
-    use super::{FilterArgs, GameFilter};
+    use super::{Filters, GameFilter};
     use crate::filter::expr::Expr;
     use crate::filter::material::Identity;
     use crate::input::{Limits, Splitter};
@@ -370,7 +336,7 @@ mod tests {
     }
 
     /// The one game of `pgn`, and the filter of `args` (inverted with `invert`).
-    fn game_and_filter(pgn: &[u8], args: FilterArgs, invert: bool) -> (RawGame, GameFilter) {
+    fn game_and_filter(pgn: &[u8], args: Filters, invert: bool) -> (RawGame, GameFilter) {
         let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
         let raw = splitter.next_game().unwrap().unwrap();
         let mut filter = GameFilter::new(&args).unwrap();
@@ -380,10 +346,10 @@ mod tests {
 
     const ELO_2000: &[u8] = b"[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 *\n";
 
-    fn where_args(where_: &str) -> FilterArgs {
-        FilterArgs {
+    fn where_args(where_: &str) -> Filters {
+        Filters {
             wheres: vec![Expr::compile(where_).unwrap()],
-            ..FilterArgs::default()
+            ..Filters::default()
         }
     }
 
@@ -418,9 +384,9 @@ mod tests {
 
     /// (selected, positions replayed) of `pgn` under `--reaches fen`, without a report.
     fn reaches(pgn: &[u8], fen: &str, need_report: bool) -> (bool, u32) {
-        let args = FilterArgs {
+        let args = Filters {
             reaches: vec![Identity::parse(fen).unwrap()],
-            ..FilterArgs::default()
+            ..Filters::default()
         };
         let (raw, filter) = game_and_filter(pgn, args, false);
         let mut seen = Positions(0);
@@ -475,7 +441,7 @@ mod tests {
     fn judgement_off_plays_the_moves_and_judges_nothing() {
         // Fool's mate recorded as a draw, without the roster's tags: two game findings.
         let pgn = b"[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
-        let (raw, _) = game_and_filter(pgn, FilterArgs::default(), false);
+        let (raw, _) = game_and_filter(pgn, Filters::default(), false);
         let judged = crate::rules::replay(&raw, &ReplayOptions::default(), &mut ());
         let codes: Vec<Code> = judged.findings.iter().map(|f| f.code).collect();
         assert!(codes.contains(&Code::ResultMismatch), "{codes:?}");

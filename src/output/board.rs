@@ -234,7 +234,7 @@ fn glyph(role: Role) -> &'static str {
 /// Text made safe for HTML and SVG content and attribute values; control characters,
 /// which HTML cannot hold, written visibly as on a terminal.
 pub fn escape_html(text: &str) -> String {
-    let text = crate::output::terminal::visible(text);
+    let text = crate::terminal::visible(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

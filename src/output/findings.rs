@@ -3,13 +3,14 @@
 use std::io::Write;
 
 use crate::output::board::text_board;
-use crate::output::records::{Cells, Column, Record, RecordFormat, RecordWriter};
-use crate::output::terminal::visible;
+use crate::output::records::{RecordFormat, RecordWriter};
+use crate::record::{Cells, Column, Record};
 use crate::rules::findings::marks::marks_of;
 use crate::rules::{Code, Finding, GameReport, Severity};
+use crate::terminal::visible;
 
 /// `--format` of commands that report findings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FindingFormat {
     Text,
     Jsonl,
@@ -72,29 +73,6 @@ pub struct TextDetail {
     /// A diagram of the position before the move, the relevant squares marked (a
     /// game-level finding: the final position).
     pub board: bool,
-}
-
-/// `--select` and `--ignore`, shared by the commands that report findings (validate,
-/// report, fen, convert).
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct CodeArgs {
-    /// Report only the findings whose code starts with one of these, comma-separated
-    /// (`--select move.,castling.` or one code). An error that is not reported does not
-    /// make the exit code 1.
-    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
-    pub select: Vec<String>,
-
-    /// Do not report the findings whose code starts with one of these, comma-separated
-    /// (`--ignore tag.,san.`). Applies after --select.
-    #[arg(long, value_name = "CODE,...", help_heading = "Output")]
-    pub ignore: Vec<String>,
-}
-
-impl CodeArgs {
-    /// The filter the flags make; an entry that starts no code is an error.
-    pub fn filter(&self) -> anyhow::Result<CodeFilter> {
-        CodeFilter::new(&self.select, &self.ignore)
-    }
 }
 
 /// `--select` / `--ignore`: which codes a command reports, each entry a code or the

@@ -8,9 +8,8 @@ pub mod pgn;
 pub mod records;
 pub mod report;
 pub mod report_openings;
-pub mod stats_row;
 pub mod summary;
-pub mod terminal;
+pub mod summary_csv;
 
 use std::fs;
 use std::io::{self, BufWriter, Write};

@@ -1,5 +1,5 @@
 //! `--format parquet`: the records of one type as one Parquet file, its schema made from
-//! the record type's columns (`records::Column`). Rows are gathered column by column and
+//! the record type's columns (`record::Column`). Rows are gathered column by column and
 //! written as a row group, zstd-compressed, every `ROW_GROUP_ROWS` rows or
 //! `ROW_GROUP_BYTES` bytes of cell text, whichever comes first: what is held is at most one
 //! row group's cells, whatever the input. The bytes depend only on the records, in their
@@ -15,7 +15,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type;
 
-use super::records::Json;
+use crate::record::Json;
 
 /// Rows of one row group at most.
 pub const ROW_GROUP_ROWS: usize = 65_536;

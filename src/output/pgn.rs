@@ -13,7 +13,7 @@ pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black
 pub const LINE_WIDTH: usize = 80;
 
 /// `--moves`: how moves are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MoveStyle {
     /// Standard algebraic notation with `+`/`#` (`Nf3`, `exd5`, `e8=Q+`).
     #[default]

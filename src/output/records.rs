@@ -1,64 +1,15 @@
 //! One writer for every command that writes records (validate's findings, check-fen's
 //! defects, fen's positions, stats' rows): CSV with a header, JSON lines, or Parquet. A
-//! record type names its columns once, each with its JSON type; its cells are the text CSV
-//! writes, and JSON and Parquet (`output::parquet`) take each cell's type from its column.
+//! record type (`crate::record`) names its columns once, each with its JSON type; its
+//! cells are the text CSV writes, and JSON and Parquet (`output::parquet`) take each
+//! cell's type from its column.
 
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
 use super::parquet::ParquetTable;
-
-/// How a column's cells are written in JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Json {
-    /// A JSON string (tag values, names, FENs, messages).
-    String,
-    /// A JSON number, written as the cell's text (an empty cell is `null`): an integer
-    /// (Parquet INT64).
-    Number,
-    /// A JSON number that may have a fraction, such as clock seconds (Parquet DOUBLE).
-    Decimal,
-    /// `true` or `false` (an empty cell is `null`).
-    Bool,
-}
-
-/// A column: its name (the CSV header and the JSON key) and its JSON type.
-#[derive(Debug, Clone, Copy)]
-pub struct Column {
-    pub name: &'static str,
-    pub json: Json,
-}
-
-impl Column {
-    pub const fn string(name: &'static str) -> Column {
-        Column {
-            name,
-            json: Json::String,
-        }
-    }
-
-    pub const fn number(name: &'static str) -> Column {
-        Column {
-            name,
-            json: Json::Number,
-        }
-    }
-
-    pub const fn decimal(name: &'static str) -> Column {
-        Column {
-            name,
-            json: Json::Decimal,
-        }
-    }
-
-    pub const fn bool(name: &'static str) -> Column {
-        Column {
-            name,
-            json: Json::Bool,
-        }
-    }
-}
+use crate::record::{Cells, Json, Record};
 
 /// `--format` of the record formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,89 +27,6 @@ impl RecordFormat {
         }
         Ok(())
     }
-}
-
-/// A kind of record: its columns, and its cells in their order.
-pub trait Record {
-    /// The columns, in the order of the cells.
-    const COLUMNS: &'static [Column];
-
-    /// Whether an empty string cell is `null` in JSON (SPEC.md's stats rows) or `""`
-    /// (validate's findings, as they have always been written).
-    const EMPTY_STRING_IS_NULL: bool;
-
-    /// Pushes one cell per column, in the order of `COLUMNS`.
-    fn cells(&self, cells: &mut Cells);
-}
-
-/// The cells of one record as CSV writes them: one text, and where each cell ends.
-#[derive(Debug, Default)]
-pub struct Cells {
-    text: String,
-    ends: Vec<usize>,
-}
-
-impl Cells {
-    pub fn text(&mut self, value: &str) {
-        self.text.push_str(value);
-        self.ends.push(self.text.len());
-    }
-
-    pub fn number(&mut self, value: impl Into<u64>) {
-        push_decimal(&mut self.text, value.into());
-        self.ends.push(self.text.len());
-    }
-
-    /// A number, or an empty cell.
-    pub fn optional(&mut self, value: Option<impl Into<u64>>) {
-        match value {
-            Some(value) => self.number(value),
-            None => self.ends.push(self.text.len()),
-        }
-    }
-
-    pub fn bool(&mut self, value: bool) {
-        self.text(if value { "true" } else { "false" });
-    }
-
-    pub fn clear(&mut self) {
-        self.text.clear();
-        self.ends.clear();
-    }
-
-    /// The text of cell `index`, as CSV writes it ("" for an absent value).
-    pub fn get(&self, index: usize) -> Option<&str> {
-        let end = *self.ends.get(index)?;
-        let start = match index.checked_sub(1) {
-            Some(before) => *self.ends.get(before)?,
-            None => 0,
-        };
-        self.text.get(start..end)
-    }
-
-    pub(super) fn iter(&self) -> impl Iterator<Item = &str> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(self.ends.iter().copied())
-            .map(|(start, end)| self.text.get(start..end).unwrap_or_default())
-    }
-}
-
-/// Appends `n` in decimal: a stats row has some thirty numbers, and `write!` costs more
-/// than the digits.
-fn push_decimal(text: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    for slot in digits.iter_mut().rev() {
-        *slot = b'0' + (n % 10) as u8;
-        start -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let written = digits.get(start..).unwrap_or_default();
-    text.push_str(std::str::from_utf8(written).unwrap_or_default());
 }
 
 /// Writes records of one type in one format.
@@ -385,22 +253,9 @@ impl Write for SharedBytes {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::push_decimal;
-
-    #[test]
-    fn decimals_as_display_writes_them() {
-        for n in [0, 7, 10, 99, 100, 12345, u64::from(u32::MAX), u64::MAX] {
-            let mut text = String::from("x");
-            push_decimal(&mut text, n);
-            assert_eq!(text, format!("x{n}"));
-        }
-    }
-}
-
-#[cfg(test)]
 mod parquet_cells {
-    use super::{Cells, decode_cells, encode_cells};
+    use super::{decode_cells, encode_cells};
+    use crate::record::Cells;
 
     #[test]
     fn cells_handed_on_for_parquet_read_back_as_written() {

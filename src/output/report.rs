@@ -11,10 +11,10 @@ use std::sync::Arc;
 use crate::output::board::escape_html;
 use crate::output::findings::CodeFilter;
 use crate::output::report_openings::OpeningScores;
-use crate::output::summary::thousands;
 use crate::pgn::RawGame;
 use crate::rules::result::Termination;
 use crate::rules::{Code, Finding, GameReport, Severity, Status};
+use crate::terminal::thousands;
 
 mod accuracy;
 mod cards;

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::output::board::escape_html;
-use crate::output::summary::thousands;
 use crate::rules::GameReport;
 use crate::rules::result::GameResult;
+use crate::terminal::thousands;
 
 /// Openings shown, the most frequent first.
 const SHOWN: usize = 20;

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::output::terminal::visible;
 use crate::rules::{GameReport, Severity};
 use crate::stats::Summary;
+use crate::terminal::{thousands, visible};
 
 /// Figures of a whole run, for the summary line.
 #[derive(Debug, Clone, Copy, Default)]
@@ -53,6 +53,28 @@ pub fn summary_line(figures: &RunFigures, elapsed: Duration) -> String {
         counted(figures.errors, "error", "errors"),
         counted(figures.warnings, "warning", "warnings"),
         thousands(rate.round() as u64),
+    )
+}
+
+/// What `select` picked, for its summary line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Selection {
+    pub kept: u64,
+    /// The games `--dedupe` dropped, when it was asked for.
+    pub dropped: Option<u64>,
+}
+
+/// `select`'s summary line: the games selected of the `games` read.
+pub fn selection_line(selection: &Selection, games: u64, elapsed: Duration) -> String {
+    let dedupe = match selection.dropped {
+        Some(dropped) => format!(", {} duplicates dropped", thousands(dropped)),
+        None => String::new(),
+    };
+    format!(
+        "pgnkit: {} of {} games selected{dedupe} in {:.1} s",
+        thousands(selection.kept),
+        thousands(games),
+        elapsed.as_secs_f64()
     )
 }
 
@@ -154,22 +176,9 @@ fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
-/// 1234567 -> "1,234,567"
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::thousands;
+    use crate::terminal::thousands;
 
     #[test]
     fn summary_line_uses_singular_for_one() {

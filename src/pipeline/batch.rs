@@ -81,9 +81,6 @@ impl InputError {
 /// Warnings about an input that is still read (a Parquet table's skipped columns).
 pub(super) fn say_warnings(warnings: &[String]) {
     for warning in warnings {
-        crate::say!(
-            "pgnkit: warning: {}",
-            crate::output::terminal::visible(warning)
-        );
+        crate::say!("pgnkit: warning: {}", crate::terminal::visible(warning));
     }
 }

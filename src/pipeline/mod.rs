@@ -92,10 +92,7 @@ impl Pipeline {
          -> anyhow::Result<Option<Spent<T>>> {
             match message {
                 Message::InputError(err) => {
-                    crate::say!(
-                        "pgnkit: {}",
-                        crate::output::terminal::visible(&err.to_string())
-                    );
+                    crate::say!("pgnkit: {}", crate::terminal::visible(&err.to_string()));
                     totals.input_errors += 1;
                     totals.unopened += u64::from(err.is_unopened());
                     Ok(None)

@@ -1,5 +1,6 @@
 //! Counting: per-game figures (one CSV row) and the mergeable summary.
 
+pub mod columns;
 pub mod row;
 pub mod summary;
 

@@ -45,7 +45,7 @@ const DOCUMENTS: &[(&str, &str)] = &[("README.md", "readme"), ("docs/GUIDE.md", 
 #[test]
 fn readme_console_blocks_run_as_shown() {
     let scratch = tempfile::tempdir().unwrap();
-    let mut cases = trycmd::TestCases::new();
+    let cases = trycmd::TestCases::new();
     cases.register_bin("pgnkit", binary()).env("NO_COLOR", "1");
     for (document, name) in DOCUMENTS {
         let copy = scratch.path().join(format!("{name}.md"));

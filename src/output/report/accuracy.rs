@@ -10,10 +10,10 @@ use shakmaty::Color;
 
 use super::bar_chart;
 use crate::output::board::escape_html;
-use crate::output::summary::thousands;
 use crate::rules::GameReport;
 use crate::rules::replay::annotations::Clock;
 use crate::rules::result::GameResult;
+use crate::terminal::thousands;
 
 /// The ACPL buckets of the distribution: each a lower bound (the next is its upper, the
 /// last is open) and its label.

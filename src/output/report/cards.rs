@@ -5,10 +5,10 @@
 use std::fmt::Write as _;
 
 use crate::output::board::{escape_html, svg_board};
-use crate::output::summary::thousands;
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::Finding;
 use crate::rules::findings::marks::marks_of;
+use crate::terminal::thousands;
 
 /// One error finding kept for a board, with its game's identity and tags.
 #[derive(Debug, Clone)]

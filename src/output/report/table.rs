@@ -10,8 +10,8 @@ use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::sync::Arc;
 
 use crate::output::board::escape_html;
-use crate::output::summary::thousands;
 use crate::rules::{Code, Severity};
+use crate::terminal::thousands;
 
 /// One finding in the table.
 #[derive(Debug, Clone)]

@@ -1,10 +1,10 @@
 //! The `stats` columns a `--where` reads, taken from the `StatsRow` that `stats` writes:
-//! its cells as the records writer makes them, so the column list lives in one place
-//! (src/stats/row.rs) and the values are exactly those of the CSV.
+//! its cells as the records writer takes them, so the column list lives in one place
+//! (src/stats/columns.rs) and the values are exactly those of the CSV.
 
 use std::cell::RefCell;
 
-use crate::output::records::{Cells, Record};
+use crate::record::{Cells, Record};
 
 /// Which columns to keep, each into its slot of the values.
 #[derive(Debug, Clone, Default)]
@@ -43,7 +43,8 @@ mod tests {
 
     use super::ColumnPicker;
     use crate::input::{Limits, Splitter};
-    use crate::output::records::{Record, RecordFormat, encode};
+    use crate::output::records::{RecordFormat, encode};
+    use crate::record::Record;
     use crate::rules::{ReplayOptions, replay};
     use crate::stats::StatsRow;
 

@@ -1,6 +1,8 @@
-//! Text for a terminal: control characters from the data (tag values, move tokens, file
-//! names) are written in a visible form, so that a file cannot clear the screen, set the
-//! window title or write the clipboard through pgnkit's human-readable output.
+//! Text for people, cross-cutting (the summary line, the progress bar, error messages and
+//! the report use it): `thousands` groups digits, and `visible` writes the control
+//! characters of the data (tag values, move tokens, file names) in a visible form, so that
+//! a file cannot clear the screen, set the window title or write the clipboard through
+//! pgnkit's human-readable output.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -28,6 +30,19 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 /// C0, DEL and C1, but not tab (harmless, and common in real data).
 fn is_escaped(c: char) -> bool {
     c.is_control() && c != '\t'
+}
+
+/// 1234567 -> "1,234,567"
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

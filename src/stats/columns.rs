@@ -1,8 +1,8 @@
-//! The columns of a `stats` row as a record (CSV or JSON lines): each column's name and
-//! JSON type, declared once, beside the other records' columns. The row's values are
-//! worked out in `stats::row`; writing them is the output layer's business.
+//! The columns of a `stats` row as a record: each column's name and JSON type, declared
+//! once, and its cell. The row's values are worked out in `stats::row`; `output::records`
+//! writes the cells, and `--where` reads them (`filter::picker`).
 
-use crate::output::records::{Cells, Column, Record};
+use crate::record::{Cells, Column, Record};
 use crate::stats::StatsRow;
 
 impl Record for StatsRow<'_> {
@@ -140,7 +140,8 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
     use crate::input::{Limits, Splitter};
-    use crate::output::records::{Record, RecordFormat, encode};
+    use crate::output::records::{RecordFormat, encode};
+    use crate::record::Record;
     use crate::rules::{ReplayOptions, replay};
     use crate::stats::StatsRow;
 
