@@ -11,7 +11,7 @@ use crate::output::pgn::{
 };
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
-use crate::rules::replay::movetext::{Step, walk};
+use crate::rules::replay::movetext::{WalkStep, walk};
 use crate::rules::result::{GameResult, Termination, lost_on_time};
 use crate::rules::{GameReport, ReplayOptions, Status};
 use shakmaty::Position as _;
@@ -262,31 +262,31 @@ fn movetext_of(
     let mut plies = 0u32;
     for step in walk(raw, start, options) {
         match step {
-            Step::VariationStart if args.no_variations => dropped += 1,
-            Step::VariationEnd if args.no_variations => dropped = dropped.saturating_sub(1),
+            WalkStep::VariationStart if args.no_variations => dropped += 1,
+            WalkStep::VariationEnd if args.no_variations => dropped = dropped.saturating_sub(1),
             _ if dropped > 0 => {}
-            Step::VariationStart => {
+            WalkStep::VariationStart => {
                 depth += 1;
                 movetext.start_variation();
             }
-            Step::VariationEnd => {
+            WalkStep::VariationEnd => {
                 depth = depth.saturating_sub(1);
                 movetext.end_variation();
             }
-            Step::Move { before, m, .. } => {
+            WalkStep::Move { before, m, .. } => {
                 if depth == 0 {
                     plies += 1;
                 }
                 movetext.push_move(&before, move_text(&before, m, MoveStyle::from(args.moves)))
             }
             // `--` in every style: `0000` would read back as a move number.
-            Step::Pass { before, .. } => movetext.push_move(&before, "--".to_string()),
-            Step::Comment(token) if !args.no_comments => {
+            WalkStep::Pass { before, .. } => movetext.push_move(&before, "--".to_string()),
+            WalkStep::Comment(token) if !args.no_comments => {
                 let text = options.decoder.decode(raw.token_text(&token));
                 movetext.push_comment(comment_body(&text));
             }
-            Step::Comment(_) => {}
-            Step::Nag(token) | Step::Glyph(token) => {
+            WalkStep::Comment(_) => {}
+            WalkStep::Nag(token) | WalkStep::Glyph(token) => {
                 let text = options.decoder.decode(raw.token_text(&token));
                 if let Some(nag) = nag_of(&text) {
                     movetext.push_nag(nag);
@@ -295,7 +295,7 @@ fn movetext_of(
                     movetext.push_nag(number);
                 }
             }
-            Step::Illegal {
+            WalkStep::Illegal {
                 text,
                 code,
                 message,

@@ -13,7 +13,7 @@ use crate::output::records::{RecordFormat, RecordWriter};
 use crate::pgn::RawGame;
 use crate::record::{Cells, Column, Record};
 use crate::rules::fen::style::FenStyle;
-use crate::rules::{PlyVisitor, Step};
+use crate::rules::{PlyMove, PlyVisitor};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
 ///
@@ -156,7 +156,7 @@ impl FenCollector {
 }
 
 impl PlyVisitor for FenCollector {
-    fn position(&mut self, ply: u32, step: Option<Step<'_>>, pos: &Chess) {
+    fn position(&mut self, ply: u32, step: Option<PlyMove<'_>>, pos: &Chess) {
         let san = step.map_or(&b""[..], |step| step.san);
         match self.want {
             Want::Final => {

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use crate::cli::{Context, GlobalArgs, InputArgs};
 use crate::exit::ExitStatus;
-use crate::filter::dedupe::{Origin, Seen};
+use crate::filter::dedupe::{KindsSeen, Origin};
 use crate::filter::{GameFilter, Judged};
 use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
@@ -149,7 +149,7 @@ impl GameRun {
         S: FnMut(&RawGame, &T) -> anyhow::Result<()> + Send,
         D: FnMut(&RawGame, Option<&Origin>) -> anyhow::Result<()> + Send,
     {
-        let mut seen = self.filter.dedupe.map(|_| Seen::new(with_origins));
+        let mut seen = self.filter.dedupe.map(|_| KindsSeen::new(with_origins));
         let (mut kept, mut dropped) = (0u64, 0u64);
         let totals = self.pipeline.run(&self.sources, process, |raw, judged| {
             let Some(value) = &judged.value else {

@@ -125,7 +125,7 @@ pub struct Origin {
 }
 
 /// The kinds of game seen so far, in input order.
-pub enum Seen {
+pub enum KindsSeen {
     Keys(KeyTable<()>),
     /// The keys with the index of each first game's place in `origins`.
     WithOrigins {
@@ -134,16 +134,16 @@ pub enum Seen {
     },
 }
 
-impl Seen {
+impl KindsSeen {
     /// `with_origins`: remember where each first game stands (for `--duplicates-csv`).
-    pub fn new(with_origins: bool) -> Seen {
+    pub fn new(with_origins: bool) -> KindsSeen {
         if with_origins {
-            Seen::WithOrigins {
+            KindsSeen::WithOrigins {
                 keys: KeyTable::default(),
                 origins: Vec::new(),
             }
         } else {
-            Seen::Keys(KeyTable::default())
+            KindsSeen::Keys(KeyTable::default())
         }
     }
 
@@ -151,11 +151,11 @@ impl Seen {
     /// `Err(origin)`: the first one, when origins are kept.
     pub fn first(&mut self, key: u128, raw: &RawGame) -> Result<(), Option<&Origin>> {
         match self {
-            Seen::Keys(keys) => match keys.get_or_insert(key, ()) {
+            KindsSeen::Keys(keys) => match keys.get_or_insert(key, ()) {
                 None => Ok(()),
                 Some(()) => Err(None),
             },
-            Seen::WithOrigins { keys, origins } => {
+            KindsSeen::WithOrigins { keys, origins } => {
                 let next = u32::try_from(origins.len()).unwrap_or(u32::MAX);
                 match keys.get_or_insert(key, next) {
                     Some(index) => Err(origins.get(index as usize)),

@@ -5,7 +5,7 @@
 //! replay (a game they reject is never replayed), the others on the replay's report, and
 //! `--reaches`/`--material` on the positions as the replay reaches them; it also makes the
 //! game's `--dedupe` key. Whether a key was seen before is decided by the one consumer that
-//! sees the games in input order ([`dedupe::Seen`]).
+//! sees the games in input order ([`dedupe::KindsSeen`]).
 
 pub mod dedupe;
 pub mod expr;
@@ -18,7 +18,7 @@ use shakmaty::Chess;
 
 use crate::pgn::RawGame;
 use crate::rules::tags::Tags;
-use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Step, replay_with_tags};
+use crate::rules::{GameReport, PlyMove, PlyVisitor, ReplayOptions, replay_with_tags};
 use crate::stats::StatsRow;
 pub use dedupe::DedupeBy;
 use dedupe::KeyBuilder;
@@ -178,7 +178,7 @@ impl GameFilter {
                 );
             }
         }
-        let mut watch = Watch {
+        let mut watch = FilterWatch {
             filter: self,
             reached: 0,
             material_seen: 0,
@@ -189,7 +189,7 @@ impl GameFilter {
         };
         let tags = tags.unwrap_or_else(|| Tags::decode(raw, &options.decoder));
         let report = if replays_positions {
-            replay_with_tags(raw, tags, options, &mut Both(&mut watch, visitor))
+            replay_with_tags(raw, tags, options, &mut BothVisitors(&mut watch, visitor))
         } else {
             replay_with_tags(raw, tags, options, visitor)
         };
@@ -239,7 +239,7 @@ fn where_holds(expr: &Expr, picker: &ColumnPicker, report: &GameReport) -> bool 
 }
 
 /// Watches the replay's positions for `--reaches`, `--material` and the `--dedupe` key.
-struct Watch<'f> {
+struct FilterWatch<'f> {
     filter: &'f GameFilter,
     /// One bit per `--reaches` reached.
     reached: u64,
@@ -252,7 +252,7 @@ struct Watch<'f> {
     key: Option<KeyBuilder>,
 }
 
-impl Watch<'_> {
+impl FilterWatch<'_> {
     fn all_reached(&self) -> bool {
         let all = |count: usize| {
             if count >= 64 {
@@ -266,8 +266,8 @@ impl Watch<'_> {
     }
 }
 
-impl PlyVisitor for Watch<'_> {
-    fn position(&mut self, _ply: u32, step: Option<Step<'_>>, pos: &Chess) {
+impl PlyVisitor for FilterWatch<'_> {
+    fn position(&mut self, _ply: u32, step: Option<PlyMove<'_>>, pos: &Chess) {
         for (i, target) in self.filter.reaches.iter().enumerate() {
             if target.matches(pos) {
                 self.reached |= 1 << i;
@@ -301,10 +301,10 @@ impl PlyVisitor for Watch<'_> {
 
 /// Two visitors that both see every position; the first decides when the replay may stop
 /// (the second, the command's, only watches along).
-struct Both<'a, A, B>(&'a mut A, &'a mut B);
+struct BothVisitors<'a, A, B>(&'a mut A, &'a mut B);
 
-impl<A: PlyVisitor, B: PlyVisitor> PlyVisitor for Both<'_, A, B> {
-    fn position(&mut self, ply: u32, step: Option<Step<'_>>, pos: &Chess) {
+impl<A: PlyVisitor, B: PlyVisitor> PlyVisitor for BothVisitors<'_, A, B> {
+    fn position(&mut self, ply: u32, step: Option<PlyMove<'_>>, pos: &Chess) {
         self.0.position(ply, step, pos);
         self.1.position(ply, step, pos);
     }
@@ -324,13 +324,13 @@ mod tests {
     use crate::input::{Limits, Splitter};
     use crate::pgn::RawGame;
     use crate::rules::result::Termination;
-    use crate::rules::{Code, PlyVisitor, ReplayOptions, Status, Step};
+    use crate::rules::{Code, PlyMove, PlyVisitor, ReplayOptions, Status};
     use shakmaty::Chess;
 
     struct Positions(u32);
 
     impl PlyVisitor for Positions {
-        fn position(&mut self, _ply: u32, _step: Option<Step<'_>>, _pos: &Chess) {
+        fn position(&mut self, _ply: u32, _step: Option<PlyMove<'_>>, _pos: &Chess) {
             self.0 += 1;
         }
     }

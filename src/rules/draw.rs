@@ -94,7 +94,7 @@ fn move_key(m: Move, turn: Color) -> Option<u64> {
 
 /// One position of the current reversible stretch of the game.
 #[derive(Debug, Clone, Copy)]
-struct Seen {
+struct StretchPosition {
     key: u64,
     /// The move that led here gave check.
     by_check: bool,
@@ -103,7 +103,7 @@ struct Seen {
 /// The emptied buffers of a game's position history, for the next game to reuse.
 #[derive(Debug, Default)]
 pub struct RepetitionBuffers {
-    stretch: Vec<Seen>,
+    stretch: Vec<StretchPosition>,
     occurrences: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
 }
 
@@ -117,7 +117,7 @@ impl RepetitionBuffers {
 #[derive(Debug, Clone, Default)]
 pub struct DrawTracker {
     /// Positions since the last irreversible move (the first is the one after it).
-    stretch: Vec<Seen>,
+    stretch: Vec<StretchPosition>,
     /// The key of the last position recorded.
     last_key: u64,
     /// The en passant square of the last position, where a legal capture exists (asked once
@@ -148,7 +148,7 @@ impl DrawTracker {
         self.stretch.clear();
         // Most stretches between irreversible moves are short: one allocation, not several.
         self.stretch.reserve(32);
-        self.stretch.push(Seen {
+        self.stretch.push(StretchPosition {
             key,
             by_check: false,
         });
@@ -224,7 +224,7 @@ impl DrawTracker {
         };
         self.last_key = key;
         let count = self.count_with(key);
-        self.stretch.push(Seen {
+        self.stretch.push(StretchPosition {
             key,
             by_check: gave_check,
         });

@@ -17,4 +17,6 @@ pub mod result;
 pub mod tags;
 
 pub use findings::{Code, Finding, Severity};
-pub use replay::{GameReport, PlyVisitor, ReplayOptions, Status, Step, replay, replay_with_tags};
+pub use replay::{
+    GameReport, PlyMove, PlyVisitor, ReplayOptions, Status, replay, replay_with_tags,
+};

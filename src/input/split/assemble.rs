@@ -14,7 +14,7 @@ use super::skip::Skip;
 use super::spares::shrink_large;
 use super::spares::take_game;
 use super::tags::parse_tag_line;
-use super::{Builder, Limits, Line, OVERFLOW_PEEK, Out, State};
+use super::{Builder, LexLine, Limits, OVERFLOW_PEEK, Out, State};
 
 impl State {
     /// An empty game starting at `line`, its buffers sized after the last game.
@@ -211,7 +211,7 @@ impl State {
             game.tags.len(),
             game.problems.len(),
         );
-        let line = Line {
+        let line = LexLine {
             bytes: rest,
             base: line_start,
             first,
@@ -337,7 +337,7 @@ impl State {
             line: game_line,
             ..
         } = game;
-        let line = Line {
+        let line = LexLine {
             bytes: bytes.get(line_start..).unwrap_or_default(),
             base: line_start,
             first,
@@ -378,7 +378,7 @@ impl State {
         let Some(game) = game.as_mut() else {
             return bytes.len();
         };
-        let line = Line {
+        let line = LexLine {
             bytes,
             base,
             first,
@@ -562,7 +562,7 @@ pub(super) fn process_line(
     b: &mut Builder,
     out: &mut Out<'_>,
     limits: &Limits,
-    line: Line<'_>,
+    line: LexLine<'_>,
 ) -> usize {
     let was_overflow = b.overflow;
     let taken = tokenise_line(b, out, limits, line).min(line.bytes.len());
@@ -594,7 +594,7 @@ pub(super) fn tokenise_line(
     b: &mut Builder,
     out: &mut Out<'_>,
     limits: &Limits,
-    line: Line<'_>,
+    line: LexLine<'_>,
 ) -> usize {
     let Some(first) = line.first else {
         return line_end(line.bytes, 0);
@@ -639,7 +639,7 @@ pub(super) fn tokenise_line(
 /// over: returns where it ends. Out of line, so that the lexer's loop stays as it was.
 #[cold]
 #[inline(never)]
-fn take_stray_line(b: &mut Builder, line: Line<'_>) -> Option<usize> {
+fn take_stray_line(b: &mut Builder, line: LexLine<'_>) -> Option<usize> {
     if b.open_comment.is_some() {
         return None;
     }
@@ -664,7 +664,7 @@ impl Builder {
 /// between games). Returns where the line ends.
 #[cold]
 #[inline(never)]
-fn take_closer_line(b: &mut Builder, line: Line<'_>) -> usize {
+fn take_closer_line(b: &mut Builder, line: LexLine<'_>) -> usize {
     let end = line_end(line.bytes, 0);
     for &byte in line.bytes.get(..end).unwrap_or_default() {
         let count = match byte {

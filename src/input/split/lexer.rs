@@ -8,7 +8,7 @@ use super::assemble::push_limit;
 use super::lines::{is_bom_at, line_end, next_game_on_line};
 use super::scan::{DIGIT, GLYPH_START, SPACE, STOP, class, find_close, word_len};
 use super::tags::parse_tag_line;
-use super::{Builder, Limits, Line, Out};
+use super::{Builder, LexLine, Limits, Out};
 
 /// Annotation symbols that are skipped like NAGs (SPEC.md).
 pub(super) const GLYPHS: [&str; 15] = [
@@ -21,7 +21,7 @@ pub(super) fn lex_movetext(
     st: &mut Builder,
     out: &mut Out<'_>,
     limits: &Limits,
-    line: Line<'_>,
+    line: LexLine<'_>,
     from: usize,
 ) -> usize {
     let bytes = line.bytes;
@@ -271,7 +271,7 @@ pub(super) fn lex_movetext(
 /// space follows them on the line (`finish_current`). Returns where they end.
 #[cold]
 #[inline(never)]
-fn take_eof_bytes(st: &mut Builder, line: Line<'_>, at: usize) -> usize {
+fn take_eof_bytes(st: &mut Builder, line: LexLine<'_>, at: usize) -> usize {
     let bytes = line.bytes;
     let mut end = at;
     while bytes.get(end) == Some(&0x1a) {
@@ -286,7 +286,7 @@ fn take_eof_bytes(st: &mut Builder, line: Line<'_>, at: usize) -> usize {
 /// Where the next game starts on the line of the termination marker that ended a game,
 /// just before `from` (`next_game_on_line`); never on a line cut at the size limit, whose
 /// rest is followed by `Skip`.
-pub(super) fn next_game_after_marker(line: Line<'_>, from: usize) -> Option<usize> {
+pub(super) fn next_game_after_marker(line: LexLine<'_>, from: usize) -> Option<usize> {
     if line.cut {
         return None;
     }

@@ -135,7 +135,7 @@ struct Out<'a> {
 /// One line to tokenise: its bytes (up to and including `\n`, unless cut), where they
 /// start in the game's bytes, and where they stand.
 #[derive(Clone, Copy)]
-struct Line<'a> {
+struct LexLine<'a> {
     bytes: &'a [u8],
     base: usize,
     first: Option<usize>,

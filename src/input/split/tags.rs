@@ -5,13 +5,13 @@ use crate::pgn::{InputProblem, InputProblemKind, RawTag, Span, TextDecoder};
 
 use super::lines::{first_significant, line_end};
 use super::scan::{NAME_CHAR, NAME_END, bytes_equal, class, is_space};
-use super::{Line, Out};
+use super::{LexLine, Out};
 
 /// Parses the tag pairs of a line from `start` (a `[`). Returns where movetext continues
 /// on the same line if anything follows the last `]`, else where the line ends.
 pub(super) fn parse_tag_line(
     out: &mut Out<'_>,
-    line: Line<'_>,
+    line: LexLine<'_>,
     start: usize,
 ) -> Result<usize, usize> {
     let bytes = line.bytes;

@@ -276,7 +276,7 @@ fn endings(text: &[u8]) -> (Vec<Ending>, Vec<Ending>) {
     use super::assemble::tokenise_line;
     use super::lines::first_significant;
     use super::skip::Skip;
-    use super::{Builder, Line, Out};
+    use super::{Builder, LexLine, Out};
 
     let limits = Limits::default();
     let (mut tokens, mut tags, mut problems) = (Vec::new(), Vec::new(), Vec::new());
@@ -292,7 +292,7 @@ fn endings(text: &[u8]) -> (Vec<Ending>, Vec<Ending>) {
             tags: &mut tags,
             problems: &mut problems,
         };
-        let line_bytes = Line {
+        let line_bytes = LexLine {
             bytes: line,
             base,
             first: first_significant(line),

@@ -97,7 +97,7 @@ pub fn judge(text: &str, chess960: bool) -> Result<(Chess, CastlingMode), Failur
     })
 }
 
-type Read = (
+type ParsedFen = (
     Setup,
     String,
     Result<(Chess, CastlingMode), (PositionError<Chess>, CastlingMode)>,
@@ -106,7 +106,7 @@ type Read = (
 /// Parses a FEN or EPD line (`epd::parse`, the one reader): its setup, its castling
 /// field as written, and the position in the castling mode the field or the caller asks
 /// for.
-fn read(text: &str, chess960: bool) -> Result<Read, Defect> {
+fn read(text: &str, chess960: bool) -> Result<ParsedFen, Defect> {
     let (line, fen) = epd::parse(text).map_err(|message| Defect::error("fen.syntax", message))?;
     let setup = fen.as_setup().clone();
     let uses_files = line

@@ -26,7 +26,7 @@ pub use counts::MoveCounts;
 use history::{History, Played};
 use notation::PieceLetters;
 use read::plain_move;
-pub(crate) use read::{Read, read_move};
+pub(crate) use read::{TokenRead, read_move};
 
 use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
@@ -116,7 +116,7 @@ impl Status {
 
 /// The move that reached a position of the main line.
 #[derive(Debug, Clone, Copy)]
-pub struct Step<'a> {
+pub struct PlyMove<'a> {
     pub m: Move,
     /// Its standard SAN, check sign included.
     pub san: &'a [u8],
@@ -125,7 +125,7 @@ pub struct Step<'a> {
 /// Sees every position of the main line as it is reached, with the move that reached it
 /// (`None` at ply 0, the start position).
 pub trait PlyVisitor {
-    fn position(&mut self, ply: u32, step: Option<Step<'_>>, pos: &Chess);
+    fn position(&mut self, ply: u32, step: Option<PlyMove<'_>>, pos: &Chess);
 
     /// True once the visitor has seen all it needs and nobody needs the rest of the game
     /// (a `select --reaches` that found its position): the replay stops there, and its
@@ -137,7 +137,7 @@ pub trait PlyVisitor {
 
 /// A visitor that wants nothing.
 impl PlyVisitor for () {
-    fn position(&mut self, _ply: u32, _step: Option<Step<'_>>, _pos: &Chess) {}
+    fn position(&mut self, _ply: u32, _step: Option<PlyMove<'_>>, _pos: &Chess) {}
 }
 
 /// Everything the replay learnt about one game.
@@ -592,7 +592,7 @@ impl Replay<'_> {
         let history = || History::replayed(start, played);
         let (read, extra) = read_move(&self.pos, history, raw, index, self.options);
         match read {
-            Read::Move { m, suffix, why } => {
+            TokenRead::Move { m, suffix, why } => {
                 let mut standard = None;
                 if let Some(why) = why {
                     let san_plus = SanPlus::from_move(self.pos.clone(), m);
@@ -606,7 +606,7 @@ impl Replay<'_> {
                 self.play(m, suffix, standard, token, visitor);
                 Some(extra)
             }
-            Read::Fail { code, message } => {
+            TokenRead::Fail { code, message } => {
                 self.move_finding(code, token, message);
                 None
             }
@@ -685,7 +685,7 @@ impl Replay<'_> {
         }
         let text = self.raw.token_text(token);
         if standard.is_none() && written_suffix == actual_suffix {
-            visitor.position(ply, Some(Step { m, san: text }), &self.pos);
+            visitor.position(ply, Some(PlyMove { m, san: text }), &self.pos);
         } else {
             // The visitor sees the standard SAN, with the check sign the move calls for.
             let mut san = match standard {
@@ -702,7 +702,7 @@ impl Replay<'_> {
                 None => {}
             }
             let san = san.as_bytes();
-            visitor.position(ply, Some(Step { m, san }), &self.pos);
+            visitor.position(ply, Some(PlyMove { m, san }), &self.pos);
         }
     }
 

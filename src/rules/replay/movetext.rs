@@ -10,11 +10,11 @@ use crate::pgn::{RawGame, Span, Token, TokenKind};
 use crate::rules::findings::Code;
 use crate::rules::replay::history::History;
 use crate::rules::replay::read::move_before_sign;
-use crate::rules::replay::{Read, ReplayOptions, read_move};
+use crate::rules::replay::{ReplayOptions, TokenRead, read_move};
 
 /// One step of the movetext, in input order.
 #[derive(Debug, Clone)]
-pub enum Step {
+pub enum WalkStep {
     /// A legal move, the position it is played from, its 1-based ply from the game's
     /// start, its token, and why its notation is not standard SAN (when it is not).
     Move {
@@ -51,7 +51,7 @@ pub enum Step {
 
 /// A line being replayed.
 #[derive(Clone)]
-struct Line {
+struct WalkLine {
     pos: Chess,
     history: History,
     /// The position (and history) before the last move: where a variation starts.
@@ -64,9 +64,9 @@ struct Line {
     last_token: Option<usize>,
 }
 
-impl Line {
-    fn new(pos: Chess, history: History) -> Line {
-        Line {
+impl WalkLine {
+    fn new(pos: Chess, history: History) -> WalkLine {
+        WalkLine {
             pos,
             history,
             before_last: None,
@@ -86,7 +86,7 @@ pub fn walk<'a>(raw: &'a RawGame, start: &Chess, options: &'a ReplayOptions) -> 
     Walk {
         raw,
         options,
-        lines: vec![Line::new(start.clone(), history)],
+        lines: vec![WalkLine::new(start.clone(), history)],
         skipped_depth: 0,
         taken_in: 0,
         index: 0,
@@ -98,7 +98,7 @@ pub struct Walk<'a> {
     raw: &'a RawGame,
     options: &'a ReplayOptions,
     /// The main line, then each open variation.
-    lines: Vec<Line>,
+    lines: Vec<WalkLine>,
     /// Nesting inside a broken line, whose variations are skipped with it.
     skipped_depth: u32,
     /// Tokens taken in by the move before them (`e8 (Q)`, `exd6 e.p.`).
@@ -108,9 +108,9 @@ pub struct Walk<'a> {
 }
 
 impl Iterator for Walk<'_> {
-    type Item = Step;
+    type Item = WalkStep;
 
-    fn next(&mut self) -> Option<Step> {
+    fn next(&mut self) -> Option<WalkStep> {
         let raw = self.raw;
         while let Some(token) = raw.tokens.get(self.index) {
             let index = self.index;
@@ -127,7 +127,7 @@ impl Iterator for Walk<'_> {
                     TokenKind::VariationEnd if self.skipped_depth > 0 => self.skipped_depth -= 1,
                     TokenKind::VariationEnd if self.lines.len() > 1 => {
                         self.lines.pop();
-                        return Some(Step::VariationEnd);
+                        return Some(WalkStep::VariationEnd);
                     }
                     _ => {}
                 }
@@ -154,9 +154,9 @@ impl Iterator for Walk<'_> {
                     self.taken_in = extra;
                     return Some(step);
                 }
-                TokenKind::Comment => return Some(Step::Comment(*token)),
-                TokenKind::Nag => return Some(Step::Nag(*token)),
-                TokenKind::Glyph => return Some(Step::Glyph(*token)),
+                TokenKind::Comment => return Some(WalkStep::Comment(*token)),
+                TokenKind::Nag => return Some(WalkStep::Nag(*token)),
+                TokenKind::Glyph => return Some(WalkStep::Glyph(*token)),
                 TokenKind::VariationStart => {
                     let (pos, history) = line
                         .before_last
@@ -167,16 +167,16 @@ impl Iterator for Walk<'_> {
                     } else {
                         line.plies
                     };
-                    let mut variation = Line::new(pos, history);
+                    let mut variation = WalkLine::new(pos, history);
                     variation.plies = plies;
                     self.lines.push(variation);
-                    return Some(Step::VariationStart);
+                    return Some(WalkStep::VariationStart);
                 }
                 TokenKind::VariationEnd => {
                     // A `)` with no `(` in the main line is ignored.
                     if self.lines.len() > 1 {
                         self.lines.pop();
-                        return Some(Step::VariationEnd);
+                        return Some(WalkStep::VariationEnd);
                     }
                 }
                 TokenKind::MoveNumber | TokenKind::Result => {}
@@ -185,7 +185,7 @@ impl Iterator for Walk<'_> {
         // Variations left open at the end of the game are closed.
         if self.lines.len() > 1 {
             self.lines.pop();
-            return Some(Step::VariationEnd);
+            return Some(WalkStep::VariationEnd);
         }
         None
     }
@@ -196,10 +196,10 @@ impl Iterator for Walk<'_> {
 fn play(
     raw: &RawGame,
     index: usize,
-    line: &mut Line,
+    line: &mut WalkLine,
     main_line: bool,
     options: &ReplayOptions,
-) -> (Step, usize) {
+) -> (WalkStep, usize) {
     let text = raw
         .tokens
         .get(index)
@@ -207,7 +207,7 @@ fn play(
         .unwrap_or_default();
     let (read, extra) = read_move(&line.pos, || line.history.clone(), raw, index, options);
     let step = match read {
-        Read::Move { m, why, .. } => {
+        TokenRead::Move { m, why, .. } => {
             let before = line.pos.clone();
             line.before_last = Some((before.clone(), line.history.clone()));
             let ply = line.plies + 1;
@@ -217,7 +217,7 @@ fn play(
             line.history.cross_check(&line.pos);
             line.plies = ply;
             line.last_token = Some(index);
-            Step::Move {
+            WalkStep::Move {
                 before,
                 m,
                 ply,
@@ -225,7 +225,7 @@ fn play(
                 why,
             }
         }
-        Read::Fail { code, message } => {
+        TokenRead::Fail { code, message } => {
             line.broken = true;
             let message = if !main_line && matches!(San::from_ascii(text.as_bytes()), Ok(San::Null))
             {
@@ -235,7 +235,7 @@ fn play(
             } else {
                 message
             };
-            Step::Illegal {
+            WalkStep::Illegal {
                 text,
                 code,
                 message,
@@ -250,7 +250,7 @@ fn play(
 }
 
 /// A null move in a variation passes the turn, unless the side to move is in check.
-fn pass_in_analysis(raw: &RawGame, index: usize, line: &mut Line) -> Option<Step> {
+fn pass_in_analysis(raw: &RawGame, index: usize, line: &mut WalkLine) -> Option<WalkStep> {
     let text = raw.tokens.get(index).map(|t| raw.token_text(t))?;
     if !matches!(San::from_ascii(text), Ok(San::Null)) || line.pos.is_check() {
         return None;
@@ -259,7 +259,7 @@ fn pass_in_analysis(raw: &RawGame, index: usize, line: &mut Line) -> Option<Step
     let before = std::mem::replace(&mut line.pos, passed);
     line.before_last = Some((before.clone(), line.history.clone()));
     line.plies += 1;
-    Some(Step::Pass {
+    Some(WalkStep::Pass {
         before,
         token: index,
     })

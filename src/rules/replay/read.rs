@@ -71,7 +71,7 @@ pub(super) fn plain_move(
 }
 
 /// What reading one move token in a position gave.
-pub(crate) enum Read {
+pub(crate) enum TokenRead {
     Move {
         m: Move,
         suffix: Option<Suffix>,
@@ -93,7 +93,7 @@ pub(crate) fn read_move(
     raw: &RawGame,
     index: usize,
     options: &ReplayOptions,
-) -> (Read, usize) {
+) -> (TokenRead, usize) {
     let tokens = &raw.tokens;
     let text = tokens
         .get(index)
@@ -121,7 +121,7 @@ pub(crate) fn read_move(
     let Some(reading) = notation::read(pos, text, options.piece_letters) else {
         let message = notation::why_not_a_move(&options.decoder.decode(text));
         return (
-            Read::Fail {
+            TokenRead::Fail {
                 code: Code::MoveSyntax,
                 message,
             },
@@ -146,9 +146,9 @@ pub(crate) fn read_move(
                 };
                 notation::departure(san, body, San::from_move(pos, m))
             });
-            Read::Move { m, suffix, why }
+            TokenRead::Move { m, suffix, why }
         }
-        Err(SanError::AmbiguousSan) => Read::Fail {
+        Err(SanError::AmbiguousSan) => TokenRead::Fail {
             code: Code::MoveAmbiguous,
             message: diagnose::ambiguous(pos, san),
         },
@@ -161,9 +161,9 @@ pub(crate) fn read_move(
                         (Some(a), Some(b)) => Some(format!("{a}; {b}")),
                         (a, b) => a.or(b),
                     };
-                    Read::Move { m, suffix, why }
+                    TokenRead::Move { m, suffix, why }
                 }
-                Err(SanError::AmbiguousSan) => Read::Fail {
+                Err(SanError::AmbiguousSan) => TokenRead::Fail {
                     code: Code::MoveAmbiguous,
                     message: format!(
                         "read with its capture mark mended, {}",
@@ -179,7 +179,7 @@ pub(crate) fn read_move(
 }
 
 /// Why `san` names no legal move in `pos` (`history` is asked for only now).
-fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san: San) -> Read {
+fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san: San) -> TokenRead {
     let history = history();
     let scene = Scene {
         pos,
@@ -187,7 +187,7 @@ fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san:
         bytes: &raw.bytes,
     };
     let (code, message) = diagnose::illegal(&scene, san);
-    Read::Fail { code, message }
+    TokenRead::Fail { code, message }
 }
 
 /// The token a lone check sign at `index` may belong to: the one before it, past the

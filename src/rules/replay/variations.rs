@@ -6,7 +6,7 @@ use shakmaty::san::San;
 
 use crate::pgn::RawGame;
 use crate::rules::findings::{Code, Finding};
-use crate::rules::replay::movetext::{Step, walk};
+use crate::rules::replay::movetext::{WalkStep, walk};
 use crate::rules::replay::{ReplayOptions, fen_of, move_label};
 
 /// The findings inside the variations of one game (the main line is the replay's job).
@@ -40,11 +40,11 @@ pub fn check(raw: &RawGame, start: &Chess, options: &ReplayOptions) -> Vec<Findi
     };
     for step in walk(raw, start, options) {
         match step {
-            Step::VariationStart => firsts.push(None),
-            Step::VariationEnd => {
+            WalkStep::VariationStart => firsts.push(None),
+            WalkStep::VariationEnd => {
                 firsts.pop();
             }
-            Step::Move {
+            WalkStep::Move {
                 before,
                 m,
                 ply,
@@ -74,7 +74,7 @@ pub fn check(raw: &RawGame, start: &Chess, options: &ReplayOptions) -> Vec<Findi
                     *first = Some(move_label(&before, &text));
                 }
             }
-            Step::Illegal {
+            WalkStep::Illegal {
                 code,
                 message,
                 main_line: false,
