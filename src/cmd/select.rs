@@ -148,19 +148,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (None, true) => Games::Count,
         (None, false) => Games::One(Output::create(args.output.output.as_deref())?),
     };
-    let mut duplicates_out = args
-        .duplicates_out
-        .as_deref()
-        .map(|path| Output::create(Some(path)))
-        .transpose()?;
-    let mut duplicates_csv = args
-        .duplicates_csv
-        .as_deref()
-        .map(|path| {
-            Output::create(Some(path))
-                .and_then(|out| RecordWriter::new::<Duplicate>(out, RecordFormat::Csv, &[]))
-        })
-        .transpose()?;
+    let mut duplicates = Duplicates::create(&args)?;
     let split_by = args.split_by.clone();
     let needs_report = matches!(split_by, Some(Field::Column(_)));
     // The figures, the draw rules and the game's findings only where a column is read (as
@@ -189,32 +177,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Games::Count => Ok(()),
             Games::Split(split) => split.write(split_value.as_deref().unwrap_or(""), &raw.bytes),
         },
-        |raw, first| {
-            if let Some(out) = &mut duplicates_out {
-                write_original(out, &raw.bytes)?;
-            }
-            if let (Some(csv), Some(first)) = (&mut duplicates_csv, first) {
-                csv.write(&Duplicate { raw, first })?;
-            }
-            Ok(())
-        },
+        |raw, first| duplicates.write(raw, first),
     )?;
 
-    match games_out {
-        Games::One(out) => out.finish()?,
-        Games::Count => {
-            let mut out = Output::create(None)?;
-            writeln!(out, "{}", kept.kept)?;
-            out.finish()?;
-        }
-        Games::Split(split) => split.finish()?,
-    }
-    if let Some(out) = duplicates_out {
-        out.finish()?;
-    }
-    if let Some(csv) = duplicates_csv {
-        csv.finish()?.finish()?;
-    }
+    games_out.finish(kept.kept)?;
+    duplicates.finish()?;
     // Broken games are data here: only input and output errors change the exit code.
     let selection = Selection {
         kept: kept.kept,
@@ -284,6 +251,69 @@ enum Games {
     One(Output),
     Count,
     Split(SplitWriter),
+}
+
+impl Games {
+    /// Ends the files, or prints the count of the games kept (`--count`).
+    fn finish(self, kept: u64) -> anyhow::Result<()> {
+        match self {
+            Games::One(out) => out.finish()?,
+            Games::Count => {
+                let mut out = Output::create(None)?;
+                writeln!(out, "{kept}")?;
+                out.finish()?;
+            }
+            Games::Split(split) => split.finish()?,
+        }
+        Ok(())
+    }
+}
+
+/// Where the games `--dedupe` dropped go: `--duplicates-out` (their text) and
+/// `--duplicates-csv` (a `Duplicate` row each).
+struct Duplicates {
+    games: Option<Output>,
+    rows: Option<RecordWriter<Output>>,
+}
+
+impl Duplicates {
+    fn create(args: &Args) -> anyhow::Result<Duplicates> {
+        let games = args
+            .duplicates_out
+            .as_deref()
+            .map(|path| Output::create(Some(path)))
+            .transpose()?;
+        let rows = args
+            .duplicates_csv
+            .as_deref()
+            .map(|path| {
+                Output::create(Some(path))
+                    .and_then(|out| RecordWriter::new::<Duplicate>(out, RecordFormat::Csv, &[]))
+            })
+            .transpose()?;
+        Ok(Duplicates { games, rows })
+    }
+
+    /// One dropped game, with the first game of its kind (known when the CSV is asked for).
+    fn write(&mut self, raw: &RawGame, first: Option<&Origin>) -> anyhow::Result<()> {
+        if let Some(out) = &mut self.games {
+            write_original(out, &raw.bytes)?;
+        }
+        if let (Some(rows), Some(first)) = (&mut self.rows, first) {
+            rows.write(&Duplicate { raw, first })?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> anyhow::Result<()> {
+        if let Some(out) = self.games {
+            out.finish()?;
+        }
+        if let Some(rows) = self.rows {
+            rows.finish()?.finish()?;
+        }
+        Ok(())
+    }
 }
 
 /// `--split-by` / `--split-every`: each output file is written under a temporary name in
