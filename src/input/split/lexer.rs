@@ -15,6 +15,32 @@ pub(super) const GLYPHS: [&str; 15] = [
     "+-", "-+", "=", "+=", "=+", "±", "∓", "+/-", "-/+", "∞", "=/∞", "⩲", "⩱", "N", "D",
 ];
 
+/// Where lexing a piece of a line left off: go on at a byte, or the line's tokenising
+/// ends (the value `lex_movetext` returns).
+enum Lexed {
+    At(usize),
+    End(usize),
+}
+
+/// Pushes a token of `line` (offsets in the line), unless a limit was hit.
+#[inline(always)]
+fn push(
+    tokens: &mut Vec<Token>,
+    limit_hit: bool,
+    line: LexLine<'_>,
+    kind: TokenKind,
+    start: usize,
+    stop: usize,
+) {
+    if !limit_hit {
+        tokens.push(Token {
+            kind,
+            span: Span::new(line.base + start, line.base + stop),
+            line: line.offset,
+        });
+    }
+}
+
 /// Tokenises the movetext of a line from `from`; returns where the line ends (just past its
 /// `\n`, or at the end of the bytes).
 pub(super) fn lex_movetext(
@@ -25,38 +51,13 @@ pub(super) fn lex_movetext(
     from: usize,
 ) -> usize {
     let bytes = line.bytes;
-    let base = line.base;
     let mut i = from;
-    let push = |tokens: &mut Vec<Token>, limit_hit: bool, kind, start: usize, stop: usize| {
-        if !limit_hit {
-            tokens.push(Token {
-                kind,
-                span: Span::new(base + start, base + stop),
-                line: line.offset,
-            });
-        }
-    };
-    if let Some((comment_start, comment_line)) = st.open_comment {
+    if let Some(open) = st.open_comment {
         // A comment opened on an earlier line.
-        let rest = bytes.get(i..).unwrap_or_default();
-        let close = match find_close(rest) {
-            Some((close, b'}')) => close,
-            Some((newline, _)) => return i + newline + 1,
-            None => return bytes.len(),
-        };
-        let stop = i + close + 1;
-        if !st.limit_hit {
-            out.tokens.push(Token {
-                kind: TokenKind::Comment,
-                span: Span {
-                    start: comment_start,
-                    end: Span::new(base, base + stop).end,
-                },
-                line: comment_line,
-            });
+        match close_open_comment(st, out, line, i, open) {
+            Lexed::At(at) => i = at,
+            Lexed::End(end) => return end,
         }
-        st.open_comment = None;
-        i = stop;
     }
     loop {
         let Some(&c) = bytes.get(i) else {
@@ -75,195 +76,300 @@ pub(super) fn lex_movetext(
             continue;
         }
         st.has_movetext = true;
-        if cls & STOP == 0 {
-            // A word: a move, a move number, a result or a glyph.
-            let rest = bytes.get(i..).unwrap_or_default();
-            let len = word_len(rest);
-            let word = Span::new(0, len).of(rest);
-            let kind = if cls & DIGIT != 0 {
-                let digits = word
-                    .iter()
-                    .position(|&b| class(b) & DIGIT == 0)
-                    .unwrap_or(len);
-                // A move number glued to its move (`1.e4`, `12...Nf6`) is split off.
-                if word.get(digits) == Some(&b'.') {
-                    let dots = word
-                        .get(digits..)
-                        .unwrap_or_default()
-                        .iter()
-                        .take_while(|&&b| b == b'.')
-                        .count();
-                    let stop = i + digits + dots;
-                    push(out.tokens, st.limit_hit, TokenKind::MoveNumber, i, stop);
-                    i = stop;
-                    continue;
-                }
-                match word {
-                    b"1-0" | b"0-1" | b"1/2-1/2" => TokenKind::Result,
-                    _ if digits == len => TokenKind::MoveNumber,
-                    // `1/2`, `1–0`: a marker written loosely (`result.notation`).
-                    _ if marker_len(word, false) == Some(len) => TokenKind::Result,
-                    _ => TokenKind::Word,
-                }
-            } else if cls & GLYPH_START != 0 {
-                classify_word(word)
-            } else if c == b'.' {
-                // Periods standing alone belong to a move number (`1 ... e5`, `2 . Nf3`);
-                // glued to the move (`...Nf6`) they are split off.
-                let dots = word.iter().take_while(|&&b| b == b'.').count();
-                push(out.tokens, st.limit_hit, TokenKind::MoveNumber, i, i + dots);
-                i += dots;
-                continue;
+        let lexed = if cls & STOP == 0 {
+            lex_word(st, out, line, i, c, cls)
+        } else {
+            lex_mark(st, out, limits, line, i, c)
+        };
+        match lexed {
+            Lexed::At(at) => i = at,
+            Lexed::End(end) => return end,
+        }
+    }
+}
+
+/// The rest of a comment opened on an earlier line (`open`: where it starts and its line).
+#[inline(always)]
+fn close_open_comment(
+    st: &mut Builder,
+    out: &mut Out<'_>,
+    line: LexLine<'_>,
+    i: usize,
+    (comment_start, comment_line): (u32, u32),
+) -> Lexed {
+    let bytes = line.bytes;
+    let base = line.base;
+    let rest = bytes.get(i..).unwrap_or_default();
+    let close = match find_close(rest) {
+        Some((close, b'}')) => close,
+        Some((newline, _)) => return Lexed::End(i + newline + 1),
+        None => return Lexed::End(bytes.len()),
+    };
+    let stop = i + close + 1;
+    if !st.limit_hit {
+        out.tokens.push(Token {
+            kind: TokenKind::Comment,
+            span: Span {
+                start: comment_start,
+                end: Span::new(base, base + stop).end,
+            },
+            line: comment_line,
+        });
+    }
+    st.open_comment = None;
+    Lexed::At(stop)
+}
+
+/// A word at `i`: a move, a move number, a result or a glyph.
+#[inline(always)]
+fn lex_word(
+    st: &mut Builder,
+    out: &mut Out<'_>,
+    line: LexLine<'_>,
+    mut i: usize,
+    c: u8,
+    cls: u8,
+) -> Lexed {
+    let bytes = line.bytes;
+    // A word: a move, a move number, a result or a glyph.
+    let rest = bytes.get(i..).unwrap_or_default();
+    let len = word_len(rest);
+    let word = Span::new(0, len).of(rest);
+    let kind = if cls & DIGIT != 0 {
+        let digits = word
+            .iter()
+            .position(|&b| class(b) & DIGIT == 0)
+            .unwrap_or(len);
+        // A move number glued to its move (`1.e4`, `12...Nf6`) is split off.
+        if word.get(digits) == Some(&b'.') {
+            let dots = word
+                .get(digits..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&b| b == b'.')
+                .count();
+            let stop = i + digits + dots;
+            push(
+                out.tokens,
+                st.limit_hit,
+                line,
+                TokenKind::MoveNumber,
+                i,
+                stop,
+            );
+            return Lexed::At(stop);
+        }
+        match word {
+            b"1-0" | b"0-1" | b"1/2-1/2" => TokenKind::Result,
+            _ if digits == len => TokenKind::MoveNumber,
+            // `1/2`, `1–0`: a marker written loosely (`result.notation`).
+            _ if marker_len(word, false) == Some(len) => TokenKind::Result,
+            _ => TokenKind::Word,
+        }
+    } else if cls & GLYPH_START != 0 {
+        classify_word(word)
+    } else if c == b'.' {
+        // Periods standing alone belong to a move number (`1 ... e5`, `2 . Nf3`);
+        // glued to the move (`...Nf6`) they are split off.
+        let dots = word.iter().take_while(|&&b| b == b'.').count();
+        push(
+            out.tokens,
+            st.limit_hit,
+            line,
+            TokenKind::MoveNumber,
+            i,
+            i + dots,
+        );
+        return Lexed::At(i + dots);
+    } else {
+        TokenKind::Word
+    };
+    // The shortest move with a glued marker is `e41-0`: shorter words are passed.
+    let glued =
+        if len >= 5 && kind == TokenKind::Word && cls & DIGIT == 0 && may_end_in_marker(word) {
+            marker_len(word, true).filter(|&marker| marker < len)
+        } else {
+            None
+        };
+    let (kind, len) = match glued {
+        // `Qh4#0-1`: the move, then the marker glued to it.
+        Some(marker) => {
+            push(out.tokens, st.limit_hit, line, kind, i, i + len - marker);
+            i += len - marker;
+            (TokenKind::Result, marker)
+        }
+        None => (kind, len),
+    };
+    push(out.tokens, st.limit_hit, line, kind, i, i + len);
+    i += len;
+    if kind == TokenKind::Result && st.depth == 0 {
+        st.finished = true;
+        if let Some(next) = next_game_after_marker(line, i) {
+            return Lexed::End(next);
+        }
+    }
+    Lexed::At(i)
+}
+
+/// A byte that stops words at `i`: a comment or a variation (`lex_group`), a NAG, a
+/// glyph sign, `*`, a `[`, a stray `}` or a DOS end-of-file byte.
+#[inline(always)]
+fn lex_mark(
+    st: &mut Builder,
+    out: &mut Out<'_>,
+    limits: &Limits,
+    line: LexLine<'_>,
+    mut i: usize,
+    c: u8,
+) -> Lexed {
+    let bytes = line.bytes;
+    match c {
+        b'{' | b';' | b'(' | b')' => return lex_group(st, out, limits, line, i, c),
+        b'$' => {
+            let digits = bytes
+                .get(i + 1..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let kind = if digits > 0 {
+                TokenKind::Nag
             } else {
                 TokenKind::Word
             };
-            // The shortest move with a glued marker is `e41-0`: shorter words are passed.
-            let glued = if len >= 5
-                && kind == TokenKind::Word
-                && cls & DIGIT == 0
-                && may_end_in_marker(word)
-            {
-                marker_len(word, true).filter(|&marker| marker < len)
-            } else {
-                None
-            };
-            let (kind, len) = match glued {
-                // `Qh4#0-1`: the move, then the marker glued to it.
-                Some(marker) => {
-                    push(out.tokens, st.limit_hit, kind, i, i + len - marker);
-                    i += len - marker;
-                    (TokenKind::Result, marker)
-                }
-                None => (kind, len),
-            };
-            push(out.tokens, st.limit_hit, kind, i, i + len);
-            i += len;
-            if kind == TokenKind::Result && st.depth == 0 {
+            push(out.tokens, st.limit_hit, line, kind, i, i + 1 + digits);
+            i += 1 + digits;
+        }
+        b'!' | b'?' => {
+            let mut j = i + 1;
+            if matches!(bytes.get(j), Some(b'!' | b'?')) {
+                j += 1;
+            }
+            push(out.tokens, st.limit_hit, line, TokenKind::Nag, i, j);
+            i = j;
+        }
+        b'*' => {
+            push(out.tokens, st.limit_hit, line, TokenKind::Result, i, i + 1);
+            i += 1;
+            if st.depth == 0 {
                 st.finished = true;
                 if let Some(next) = next_game_after_marker(line, i) {
-                    return next;
+                    return Lexed::End(next);
                 }
             }
-            continue;
         }
-        match c {
-            b'{' => {
-                let rest = bytes.get(i + 1..).unwrap_or_default();
-                let close = match find_close(rest) {
-                    Some((close, b'}')) => close,
-                    found => {
-                        // The comment goes on on the next lines.
-                        st.open_comment = Some((Span::new(base, base + i).end, line.offset));
-                        return found.map_or(bytes.len(), |(newline, _)| i + 1 + newline + 1);
-                    }
-                };
-                let stop = i + 1 + close + 1;
-                push(out.tokens, st.limit_hit, TokenKind::Comment, i, stop);
-                i = stop;
+        b'[' if bytes.get(i + 1) == Some(&b'/') => {
+            // `[/pgn]`, a forum wrapper's end: skipped as a bad tag line.
+            match parse_tag_line(out, line, i) {
+                Ok(movetext_start) => i = movetext_start,
+                Err(end) => return Lexed::End(end),
             }
-            b';' => {
-                let end = line_end(bytes, i);
-                let mut stop = end;
-                while stop > i
-                    && bytes
-                        .get(stop - 1)
-                        .is_some_and(|&b| b == b'\n' || b == b'\r')
-                {
-                    stop -= 1;
-                }
-                push(out.tokens, st.limit_hit, TokenKind::Comment, i, stop);
-                return end;
+        }
+        0x1a => {
+            i = take_eof_bytes(st, line, i);
+            if st.finished
+                && let Some(next) = next_game_after_marker(line, i)
+            {
+                return Lexed::End(next);
             }
-            b'(' => {
-                st.depth += 1;
-                if st.depth > limits.max_depth {
-                    let detail = format!(
-                        "variations are nested deeper than {} levels",
-                        limits.max_depth
-                    );
-                    push_limit(&mut st.limit_hit, out.problems, line.offset, detail);
-                }
-                push(
-                    out.tokens,
-                    st.limit_hit,
-                    TokenKind::VariationStart,
-                    i,
-                    i + 1,
-                );
-                i += 1;
-            }
-            b')' => {
-                push(out.tokens, st.limit_hit, TokenKind::VariationEnd, i, i + 1);
-                if st.depth == 0 {
-                    let (count, first_line) = st.unmatched_close;
-                    let first_line = if count == 0 { line.offset } else { first_line };
-                    st.unmatched_close = (count.saturating_add(1), first_line);
-                }
-                st.depth = st.depth.saturating_sub(1);
-                i += 1;
-            }
-            b'$' => {
-                let digits = bytes
-                    .get(i + 1..)
-                    .unwrap_or_default()
-                    .iter()
-                    .take_while(|b| b.is_ascii_digit())
-                    .count();
-                let kind = if digits > 0 {
-                    TokenKind::Nag
-                } else {
-                    TokenKind::Word
-                };
-                push(out.tokens, st.limit_hit, kind, i, i + 1 + digits);
-                i += 1 + digits;
-            }
-            b'!' | b'?' => {
-                let mut j = i + 1;
-                if matches!(bytes.get(j), Some(b'!' | b'?')) {
-                    j += 1;
-                }
-                push(out.tokens, st.limit_hit, TokenKind::Nag, i, j);
-                i = j;
-            }
-            b'*' => {
-                push(out.tokens, st.limit_hit, TokenKind::Result, i, i + 1);
-                i += 1;
-                if st.depth == 0 {
-                    st.finished = true;
-                    if let Some(next) = next_game_after_marker(line, i) {
-                        return next;
-                    }
-                }
-            }
-            b'[' if bytes.get(i + 1) == Some(&b'/') => {
-                // `[/pgn]`, a forum wrapper's end: skipped as a bad tag line.
-                match parse_tag_line(out, line, i) {
-                    Ok(movetext_start) => i = movetext_start,
-                    Err(end) => return end,
-                }
-            }
-            0x1a => {
-                i = take_eof_bytes(st, line, i);
-                if st.finished
-                    && let Some(next) = next_game_after_marker(line, i)
-                {
-                    return next;
-                }
-            }
-            b'}' => {
-                // A `}` that closes no comment: ignored (`input.unbalanced-brace`).
-                let (count, first_line) = st.unmatched_brace;
-                let first_line = if count == 0 { line.offset } else { first_line };
-                st.unmatched_brace = (count.saturating_add(1), first_line);
-                i += 1;
-            }
-            _ => {
-                // A `[` in movetext.
-                push(out.tokens, st.limit_hit, TokenKind::Word, i, i + 1);
-                i += 1;
-            }
+        }
+        b'}' => {
+            // A `}` that closes no comment: ignored (`input.unbalanced-brace`).
+            let (count, first_line) = st.unmatched_brace;
+            let first_line = if count == 0 { line.offset } else { first_line };
+            st.unmatched_brace = (count.saturating_add(1), first_line);
+            i += 1;
+        }
+        _ => {
+            // A `[` in movetext.
+            push(out.tokens, st.limit_hit, line, TokenKind::Word, i, i + 1);
+            i += 1;
         }
     }
+    Lexed::At(i)
+}
+
+/// A comment (`{...}`, `;` to the line's end) or a variation's bracket at `i`.
+#[inline(always)]
+fn lex_group(
+    st: &mut Builder,
+    out: &mut Out<'_>,
+    limits: &Limits,
+    line: LexLine<'_>,
+    mut i: usize,
+    c: u8,
+) -> Lexed {
+    let bytes = line.bytes;
+    let base = line.base;
+    match c {
+        b'{' => {
+            let rest = bytes.get(i + 1..).unwrap_or_default();
+            let close = match find_close(rest) {
+                Some((close, b'}')) => close,
+                found => {
+                    // The comment goes on on the next lines.
+                    st.open_comment = Some((Span::new(base, base + i).end, line.offset));
+                    return Lexed::End(
+                        found.map_or(bytes.len(), |(newline, _)| i + 1 + newline + 1),
+                    );
+                }
+            };
+            let stop = i + 1 + close + 1;
+            push(out.tokens, st.limit_hit, line, TokenKind::Comment, i, stop);
+            i = stop;
+        }
+        b';' => {
+            let end = line_end(bytes, i);
+            let mut stop = end;
+            while stop > i
+                && bytes
+                    .get(stop - 1)
+                    .is_some_and(|&b| b == b'\n' || b == b'\r')
+            {
+                stop -= 1;
+            }
+            push(out.tokens, st.limit_hit, line, TokenKind::Comment, i, stop);
+            return Lexed::End(end);
+        }
+        b'(' => {
+            st.depth += 1;
+            if st.depth > limits.max_depth {
+                let detail = format!(
+                    "variations are nested deeper than {} levels",
+                    limits.max_depth
+                );
+                push_limit(&mut st.limit_hit, out.problems, line.offset, detail);
+            }
+            push(
+                out.tokens,
+                st.limit_hit,
+                line,
+                TokenKind::VariationStart,
+                i,
+                i + 1,
+            );
+            i += 1;
+        }
+        b')' => {
+            push(
+                out.tokens,
+                st.limit_hit,
+                line,
+                TokenKind::VariationEnd,
+                i,
+                i + 1,
+            );
+            if st.depth == 0 {
+                let (count, first_line) = st.unmatched_close;
+                let first_line = if count == 0 { line.offset } else { first_line };
+                st.unmatched_close = (count.saturating_add(1), first_line);
+            }
+            st.depth = st.depth.saturating_sub(1);
+            i += 1;
+        }
+        _ => {}
+    }
+    Lexed::At(i)
 }
 
 /// DOS end-of-file bytes inside a line (`1-0\x1a`, glued to the last marker): stray bytes
