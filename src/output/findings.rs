@@ -99,7 +99,7 @@ impl CodeFilter {
                     .any(|code| code.as_str().starts_with(entry))
                 {
                     anyhow::bail!(
-                        "{flag} {}: no finding code starts so (see `pgnkit validate --help` or README's codes table)",
+                        "{flag} {}: no finding code starts so (see `pgnkit validate --help` or the codes table of docs/GUIDE.md, \"Finding codes\")",
                         visible(entry)
                     );
                 }
