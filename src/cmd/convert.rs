@@ -11,10 +11,11 @@ use crate::output::pgn::{
 };
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
-use crate::rules::replay::movetext::{Step, walk};
+use crate::rules::replay::movetext::{Step, walk_known};
+use crate::rules::replay::{self, PlyVisitor};
 use crate::rules::result::{GameResult, Termination, lost_on_time};
 use crate::rules::{GameReport, ReplayOptions, Status};
-use shakmaty::Position as _;
+use shakmaty::{Chess, Move, Position as _};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
 ///
@@ -126,8 +127,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(
         |raw| {
-            run.replay(raw, &mut ())
-                .map(|report| convert_game(raw, report, &run.options, &args))
+            // The main line's moves, kept as the replay plays them, are not read again
+            // when the movetext is written.
+            let mut main_line = MainLine(Vec::new());
+            run.replay(raw, &mut main_line)
+                .map(|report| convert_game(raw, report, &main_line.0, &run.options, &args))
         },
         |_raw, converted| {
             errors.report(&converted.report)?;
@@ -152,9 +156,21 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
+/// The moves of the main line, as the replay plays them.
+struct MainLine(Vec<Move>);
+
+impl PlyVisitor for MainLine {
+    fn position(&mut self, _ply: u32, step: Option<replay::Step<'_>>, _pos: &Chess) {
+        if let Some(step) = step {
+            self.0.push(step.m);
+        }
+    }
+}
+
 fn convert_game(
     raw: &RawGame,
     report: GameReport,
+    main_line: &[Move],
     options: &ReplayOptions,
     args: &Args,
 ) -> Converted {
@@ -177,7 +193,7 @@ fn convert_game(
                 Some(decided) if args.fix_results => decided.as_str(),
                 _ => recorded,
             };
-            let (mut movetext, plies) = movetext_of(raw, &start, options, args);
+            let (mut movetext, plies) = movetext_of(raw, &start, main_line, options, args);
             // The Result tag always agrees with the marker written (R of SPEC.md), and a
             // PlyCount tag with the main line written.
             let mut pairs: Vec<(String, String)> = report
@@ -247,7 +263,8 @@ fn set_opening_tags(pairs: &mut Vec<(String, String)>, report: &GameReport) {
 /// The movetext of every line, as the flags ask for it, and the plies of its main line.
 fn movetext_of(
     raw: &RawGame,
-    start: &shakmaty::Chess,
+    start: &Chess,
+    main_line: &[Move],
     options: &ReplayOptions,
     args: &Args,
 ) -> (Movetext, u32) {
@@ -257,7 +274,7 @@ fn movetext_of(
     // Depth inside variations that are written, to count the main line's plies.
     let mut depth = 0u32;
     let mut plies = 0u32;
-    for step in walk(raw, start, options) {
+    for step in walk_known(raw, start, options, main_line) {
         match step {
             Step::VariationStart if args.no_variations => dropped += 1,
             Step::VariationEnd if args.no_variations => dropped = dropped.saturating_sub(1),

@@ -26,7 +26,7 @@ pub use counts::MoveCounts;
 use history::{History, Played};
 use notation::PieceLetters;
 use read::plain_move;
-pub(crate) use read::{Read, read_move};
+pub(crate) use read::{Read, read_move, taken_in};
 
 use crate::pgn::{InputProblem, InputProblemKind, RawGame, TextDecoder, Token, TokenKind};
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
