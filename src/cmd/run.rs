@@ -14,6 +14,7 @@ use crate::filter::dedupe::{Origin, Seen};
 use crate::filter::{GameFilter, Judged};
 use crate::input::{Limits, Listing, Source, expand_inputs};
 use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
+use crate::output::records::Cells;
 use crate::output::summary::{RunFigures, summary_line};
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
@@ -107,6 +108,18 @@ impl GameRun {
     /// back when the filters select the game.
     pub fn replay<V: PlyVisitor>(&self, raw: &RawGame, visitor: &mut V) -> Judged<GameReport> {
         self.filter.replay(raw, &self.options, visitor)
+    }
+
+    /// As [`GameRun::replay`], with the game's stats cells in `columns` when a `--where`
+    /// made them ([`GameFilter::replay_keeping_columns`]).
+    pub fn replay_keeping_columns<V: PlyVisitor>(
+        &self,
+        raw: &RawGame,
+        visitor: &mut V,
+        columns: &mut Cells,
+    ) -> Judged<GameReport> {
+        self.filter
+            .replay_keeping_columns(raw, &self.options, visitor, columns)
     }
 
     /// Runs every game through `process` (worker threads; it judges the game, usually

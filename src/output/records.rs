@@ -126,6 +126,18 @@ impl Cells {
         self.ends.clear();
     }
 
+    /// No cell yet.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Appends the cells of `other`, as they are.
+    pub fn extend_from(&mut self, other: &Cells) {
+        let offset = self.text.len();
+        self.text.push_str(&other.text);
+        self.ends.extend(other.ends.iter().map(|end| end + offset));
+    }
+
     /// The text of cell `index`, as CSV writes it ("" for an absent value).
     pub fn get(&self, index: usize) -> Option<&str> {
         let end = *self.ends.get(index)?;
@@ -277,12 +289,22 @@ pub fn encode<R: Record>(
     format: RecordFormat,
     extra: &[String],
 ) -> anyhow::Result<Vec<u8>> {
+    encode_with::<R>(|cells| record.cells(cells), format, extra)
+}
+
+/// As [`encode`], with the cells of an `R` that `fill` writes (from cells made earlier,
+/// not made again).
+pub fn encode_with<R: Record>(
+    fill: impl FnOnce(&mut Cells),
+    format: RecordFormat,
+    extra: &[String],
+) -> anyhow::Result<Vec<u8>> {
     thread_local! {
         static ENCODER: RefCell<Encoder> = RefCell::new(Encoder::new());
     }
     ENCODER.with_borrow_mut(|encoder| {
         encoder.cells.clear();
-        record.cells(&mut encoder.cells);
+        fill(&mut encoder.cells);
         match format {
             RecordFormat::Csv => {
                 let made = encoder.csv.write_record(encoder.cells.iter());
