@@ -129,9 +129,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         |raw| {
             // The main line's moves, kept as the replay plays them, are not read again
             // when the movetext is written.
-            let mut main_line = MainLine(Vec::new());
+            let mut main_line = MainLine::default();
             run.replay(raw, &mut main_line)
-                .map(|report| convert_game(raw, report, &main_line.0, &run.options, &args))
+                .map(|report| convert_game(raw, report, &main_line, &run.options, &args))
         },
         |_raw, converted| {
             errors.report(&converted.report)?;
@@ -156,13 +156,34 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
-/// The moves of the main line, as the replay plays them.
-struct MainLine(Vec<Move>);
+/// The moves of the main line as the replay plays them, and their standard SAN (one
+/// text, cut at `ends`).
+#[derive(Default)]
+struct MainLine {
+    moves: Vec<Move>,
+    san: String,
+    ends: Vec<usize>,
+}
+
+impl MainLine {
+    /// The standard SAN of the main line's ply `ply` (1-based).
+    fn san(&self, ply: u32) -> Option<&str> {
+        let index = (ply as usize).checked_sub(1)?;
+        let end = *self.ends.get(index)?;
+        let start = match index.checked_sub(1) {
+            Some(before) => *self.ends.get(before)?,
+            None => 0,
+        };
+        self.san.get(start..end)
+    }
+}
 
 impl PlyVisitor for MainLine {
     fn position(&mut self, _ply: u32, step: Option<replay::Step<'_>>, _pos: &Chess) {
         if let Some(step) = step {
-            self.0.push(step.m);
+            self.moves.push(step.m);
+            self.san.push_str(&String::from_utf8_lossy(step.san));
+            self.ends.push(self.san.len());
         }
     }
 }
@@ -170,7 +191,7 @@ impl PlyVisitor for MainLine {
 fn convert_game(
     raw: &RawGame,
     report: GameReport,
-    main_line: &[Move],
+    main_line: &MainLine,
     options: &ReplayOptions,
     args: &Args,
 ) -> Converted {
@@ -264,7 +285,7 @@ fn set_opening_tags(pairs: &mut Vec<(String, String)>, report: &GameReport) {
 fn movetext_of(
     raw: &RawGame,
     start: &Chess,
-    main_line: &[Move],
+    main_line: &MainLine,
     options: &ReplayOptions,
     args: &Args,
 ) -> (Movetext, u32) {
@@ -274,7 +295,7 @@ fn movetext_of(
     // Depth inside variations that are written, to count the main line's plies.
     let mut depth = 0u32;
     let mut plies = 0u32;
-    for step in walk_known(raw, start, options, main_line) {
+    for step in walk_known(raw, start, options, &main_line.moves) {
         match step {
             Step::VariationStart if args.no_variations => dropped += 1,
             Step::VariationEnd if args.no_variations => dropped = dropped.saturating_sub(1),
@@ -287,11 +308,18 @@ fn movetext_of(
                 depth = depth.saturating_sub(1);
                 movetext.end_variation();
             }
-            Step::Move { before, m, .. } => {
+            Step::Move { before, m, ply, .. } => {
                 if depth == 0 {
                     plies += 1;
                 }
-                movetext.push_move(&before, move_text(&before, m, args.moves))
+                // The main line's SAN is the replay's, not worked out again.
+                let text = match main_line.san(ply) {
+                    Some(san) if depth == 0 && matches!(args.moves, MoveStyle::San) => {
+                        san.to_string()
+                    }
+                    _ => move_text(&before, m, args.moves),
+                };
+                movetext.push_move(&before, text)
             }
             // `--` in every style: `0000` would read back as a move number.
             Step::Pass { before, .. } => movetext.push_move(&before, "--".to_string()),

@@ -236,7 +236,9 @@ fn play(
     let step = match read {
         Read::Move { m, why, .. } => {
             let before = line.pos.clone();
-            line.before_last = Some((before.clone(), line.history.clone()));
+            // Kept (a copy of the history: 2 KB) only where a variation may start from it.
+            line.before_last = variation_may_follow(raw, index + 1 + extra)
+                .then(|| (before.clone(), line.history.clone()));
             let ply = line.plies + 1;
             let span = raw.tokens.get(index).map_or(Span::default(), |t| t.span);
             line.history.record(&line.pos, m, ply, span);
@@ -282,6 +284,25 @@ fn play(
     (step, extra)
 }
 
+/// Whether a `(` may come before the next move from token `next` on: then the variation
+/// starts from the position before the move just played. Only comments, NAGs, glyphs,
+/// move numbers and markers are looked past; anything else but a move says yes.
+fn variation_may_follow(raw: &RawGame, next: usize) -> bool {
+    for token in raw.tokens.iter().skip(next) {
+        match token.kind {
+            TokenKind::Comment
+            | TokenKind::Nag
+            | TokenKind::Glyph
+            | TokenKind::MoveNumber
+            | TokenKind::Result => {}
+            // A check sign apart (`Bxc6 +`) belongs to the move just played.
+            TokenKind::Word => return matches!(raw.token_text(token), [b'+' | b'#']),
+            TokenKind::VariationStart | TokenKind::VariationEnd => return true,
+        }
+    }
+    false
+}
+
 /// A null move in a variation passes the turn, unless the side to move is in check.
 fn pass_in_analysis(raw: &RawGame, index: usize, line: &mut Line) -> Option<Step> {
     let text = raw.tokens.get(index).map(|t| raw.token_text(t))?;
@@ -310,4 +331,74 @@ fn passed_turn(pos: &Chess) -> Option<Chess> {
     }
     let mode = CastlingMode::detect(&setup);
     setup.position(mode).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        reason = "a test fails loudly"
+    )]
+
+    use shakmaty::uci::UciMove;
+    use shakmaty::{CastlingMode, Chess, Move};
+
+    use super::{Step, walk, walk_known};
+    use crate::input::{Limits, Splitter};
+    use crate::pgn::RawGame;
+    use crate::rules::ReplayOptions;
+
+    fn game(pgn: &[u8]) -> RawGame {
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        splitter.next_game().unwrap().unwrap()
+    }
+
+    fn uci(pos: &Chess, text: &str) -> Move {
+        let m: UciMove = text.parse().unwrap();
+        m.to_move(pos).unwrap()
+    }
+
+    /// The moves of the steps, as UCI, with `(` and `)` and `!` for an illegal move.
+    fn moves(steps: impl Iterator<Item = Step>) -> Vec<String> {
+        steps
+            .filter_map(|step| match step {
+                Step::Move { m, .. } => Some(m.to_uci(CastlingMode::Standard).to_string()),
+                Step::VariationStart => Some("(".into()),
+                Step::VariationEnd => Some(")".into()),
+                Step::Illegal { text, .. } => Some(format!("!{text}")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A known move is taken as it is, not read from its token again: here one that the
+    /// token does not say, so the step shows which was used. The main line past the known
+    /// moves, and the variations, are read from their tokens.
+    #[test]
+    fn known_moves_are_not_read_again() {
+        let raw = game(b"1. e4 (1. d4 d5) 1... e5 2. Nf3 *\n");
+        let start = Chess::default();
+        let options = ReplayOptions::default();
+        let known = [uci(&start, "c2c4")];
+        let walked = moves(walk_known(&raw, &start, &options, &known));
+        assert_eq!(walked, ["c2c4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3"]);
+        let read = moves(walk(&raw, &start, &options));
+        assert_eq!(read, ["e2e4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3"]);
+    }
+
+    /// A variation after the comments, NAGs, glyphs and move numbers that follow a move
+    /// still starts from the position before that move (the history is kept for it).
+    #[test]
+    fn a_variation_after_annotations_replaces_the_move() {
+        let raw = game(b"1. e4 {best} $1 ! 1... (1. d4 d5) e5 2. Nf3 Nc6 (2... d6) *\n");
+        let start = Chess::default();
+        let walked = moves(walk(&raw, &start, &ReplayOptions::default()));
+        assert_eq!(
+            walked,
+            [
+                "e2e4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3", "b8c6", "(", "d7d6", ")"
+            ]
+        );
+    }
 }
