@@ -434,3 +434,75 @@ fn nag_of(text: &str) -> Option<u8> {
     };
     Some(nag)
 }
+
+/// The walk `convert` writes (`rules/replay/movetext.rs`), on the games it is handed: here
+/// because the rules layer does not build games from text.
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        reason = "a test fails loudly"
+    )]
+
+    use shakmaty::uci::UciMove;
+    use shakmaty::{CastlingMode, Chess, Move};
+
+    use crate::input::{Limits, Splitter};
+    use crate::pgn::RawGame;
+    use crate::rules::ReplayOptions;
+    use crate::rules::replay::movetext::{Step, walk, walk_known};
+
+    fn game(pgn: &[u8]) -> RawGame {
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        splitter.next_game().unwrap().unwrap()
+    }
+
+    fn uci(pos: &Chess, text: &str) -> Move {
+        let m: UciMove = text.parse().unwrap();
+        m.to_move(pos).unwrap()
+    }
+
+    /// The moves of the steps, as UCI, with `(` and `)` and `!` for an illegal move.
+    fn moves(steps: impl Iterator<Item = Step>) -> Vec<String> {
+        steps
+            .filter_map(|step| match step {
+                Step::Move { m, .. } => Some(m.to_uci(CastlingMode::Standard).to_string()),
+                Step::VariationStart => Some("(".into()),
+                Step::VariationEnd => Some(")".into()),
+                Step::Illegal { text, .. } => Some(format!("!{text}")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A known move is taken as it is, not read from its token again: here one that the
+    /// token does not say, so the step shows which was used. The main line past the known
+    /// moves, and the variations, are read from their tokens.
+    #[test]
+    fn known_moves_are_not_read_again() {
+        let raw = game(b"1. e4 (1. d4 d5) 1... e5 2. Nf3 *\n");
+        let start = Chess::default();
+        let options = ReplayOptions::default();
+        let known = [uci(&start, "c2c4")];
+        let walked = moves(walk_known(&raw, &start, &options, &known));
+        assert_eq!(walked, ["c2c4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3"]);
+        let read = moves(walk(&raw, &start, &options));
+        assert_eq!(read, ["e2e4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3"]);
+    }
+
+    /// A variation after the comments, NAGs, glyphs and move numbers that follow a move
+    /// still starts from the position before that move (the history is kept for it).
+    #[test]
+    fn a_variation_after_annotations_replaces_the_move() {
+        let raw = game(b"1. e4 {best} $1 ! 1... (1. d4 d5) e5 2. Nf3 Nc6 (2... d6) *\n");
+        let start = Chess::default();
+        let walked = moves(walk(&raw, &start, &ReplayOptions::default()));
+        assert_eq!(
+            walked,
+            [
+                "e2e4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3", "b8c6", "(", "d7d6", ")"
+            ]
+        );
+    }
+}

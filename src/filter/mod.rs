@@ -212,6 +212,10 @@ impl GameFilter {
         thread_local! {
             static COLUMNS: RefCell<Cells> = RefCell::new(Cells::default());
         }
+        if self.after_replay.is_empty() {
+            // No column to read: no buffer (empty cells do not allocate).
+            return self.judge_into(raw, options, visitor, need_report, &mut Cells::default());
+        }
         COLUMNS.with_borrow_mut(|columns| {
             columns.clear();
             self.judge_into(raw, options, visitor, need_report, columns)
