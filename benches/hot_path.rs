@@ -1,6 +1,7 @@
 //! criterion benchmarks of the per-game hot path: splitting (with the token and line
 //! work), the replay with every legal-path check, the bare shakmaty replay it is compared
-//! with, and repetition tracking on its own.
+//! with, repetition tracking on its own, and `convert`'s walk over every line (reading
+//! each move, or with the main line's moves known from the replay, as `convert` has them).
 //!
 //! Input: `testdata/bench/lichess_manwithavan.pgn` (289 real games), or the file named by
 //! `PGNKIT_BENCH_PGN`. Run: `cargo bench --bench hot_path`.
@@ -20,6 +21,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgnkit::input::{Limits, Splitter};
 use pgnkit::pgn::{RawGame, TokenKind};
 use pgnkit::rules::draw::DrawTracker;
+use pgnkit::rules::replay::movetext::{walk, walk_known};
 use pgnkit::rules::{ReplayOptions, replay};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
@@ -116,6 +118,24 @@ fn benches(c: &mut Criterion) {
                 most = most.max(draws.max_repetition);
             }
             black_box(most)
+        })
+    });
+    let start = Chess::default();
+    group.bench_function("walk", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .map(|game| walk(black_box(game), &start, &options).count())
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("walk_known", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .zip(&lines)
+                .map(|(game, moves)| walk_known(black_box(game), &start, &options, moves).count())
+                .sum::<usize>()
         })
     });
     group.finish();

@@ -103,6 +103,18 @@ impl Cells {
         self.ends.clear();
     }
 
+    /// No cell yet.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Appends the cells of `other`, as they are.
+    pub fn extend_from(&mut self, other: &Cells) {
+        let offset = self.text.len();
+        self.text.push_str(&other.text);
+        self.ends.extend(other.ends.iter().map(|end| end + offset));
+    }
+
     /// The text of cell `index`, as CSV writes it ("" for an absent value).
     pub fn get(&self, index: usize) -> Option<&str> {
         let end = *self.ends.get(index)?;

@@ -11,10 +11,11 @@ use crate::output::pgn::{
 };
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::fen::setup::start_position;
-use crate::rules::replay::movetext::{WalkStep, walk};
+use crate::rules::replay::movetext::{WalkStep, walk_known};
+use crate::rules::replay::{self, PlyVisitor};
 use crate::rules::result::{GameResult, Termination, lost_on_time};
 use crate::rules::{GameReport, ReplayOptions, Status};
-use shakmaty::Position as _;
+use shakmaty::{Chess, Move, Position as _};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
 ///
@@ -128,8 +129,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(
         |raw| {
-            run.replay(raw, &mut ())
-                .map(|report| convert_game(raw, report, &run.options, &args))
+            // The main line's moves, kept as the replay plays them, are not read again
+            // when the movetext is written.
+            let mut main_line = MainLine::default();
+            run.replay(raw, &mut main_line)
+                .map(|report| convert_game(raw, report, &main_line, &run.options, &args))
         },
         |_raw, converted| {
             errors.report(&converted.report)?;
@@ -155,9 +159,42 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
+/// The moves of the main line as the replay plays them, and their standard SAN (one
+/// text, cut at `ends`).
+#[derive(Default)]
+struct MainLine {
+    moves: Vec<Move>,
+    san: String,
+    ends: Vec<usize>,
+}
+
+impl MainLine {
+    /// The standard SAN of the main line's ply `ply` (1-based).
+    fn san(&self, ply: u32) -> Option<&str> {
+        let index = (ply as usize).checked_sub(1)?;
+        let end = *self.ends.get(index)?;
+        let start = match index.checked_sub(1) {
+            Some(before) => *self.ends.get(before)?,
+            None => 0,
+        };
+        self.san.get(start..end)
+    }
+}
+
+impl PlyVisitor for MainLine {
+    fn position(&mut self, _ply: u32, step: Option<replay::PlyMove<'_>>, _pos: &Chess) {
+        if let Some(step) = step {
+            self.moves.push(step.m);
+            self.san.push_str(&String::from_utf8_lossy(step.san));
+            self.ends.push(self.san.len());
+        }
+    }
+}
+
 fn convert_game(
     raw: &RawGame,
     report: GameReport,
+    main_line: &MainLine,
     options: &ReplayOptions,
     args: &Args,
 ) -> Converted {
@@ -180,7 +217,7 @@ fn convert_game(
                 Some(decided) if args.fix_results => decided.as_str(),
                 _ => recorded,
             };
-            let (mut movetext, plies) = movetext_of(raw, &start, options, args);
+            let (mut movetext, plies) = movetext_of(raw, &start, main_line, options, args);
             // The Result tag always agrees with the marker written (R of SPEC.md), and a
             // PlyCount tag with the main line written.
             let mut pairs: Vec<(String, String)> = report
@@ -250,7 +287,8 @@ fn set_opening_tags(pairs: &mut Vec<(String, String)>, report: &GameReport) {
 /// The movetext of every line, as the flags ask for it, and the plies of its main line.
 fn movetext_of(
     raw: &RawGame,
-    start: &shakmaty::Chess,
+    start: &Chess,
+    main_line: &MainLine,
     options: &ReplayOptions,
     args: &Args,
 ) -> (Movetext, u32) {
@@ -260,7 +298,7 @@ fn movetext_of(
     // Depth inside variations that are written, to count the main line's plies.
     let mut depth = 0u32;
     let mut plies = 0u32;
-    for step in walk(raw, start, options) {
+    for step in walk_known(raw, start, options, &main_line.moves) {
         match step {
             WalkStep::VariationStart if args.no_variations => dropped += 1,
             WalkStep::VariationEnd if args.no_variations => dropped = dropped.saturating_sub(1),
@@ -273,11 +311,18 @@ fn movetext_of(
                 depth = depth.saturating_sub(1);
                 movetext.end_variation();
             }
-            WalkStep::Move { before, m, .. } => {
+            WalkStep::Move { before, m, ply, .. } => {
                 if depth == 0 {
                     plies += 1;
                 }
-                movetext.push_move(&before, move_text(&before, m, MoveStyle::from(args.moves)))
+                // The main line's SAN is the replay's, not worked out again.
+                let text = match main_line.san(ply) {
+                    Some(san) if depth == 0 && matches!(args.moves, MoveStyleArg::San) => {
+                        san.to_string()
+                    }
+                    _ => move_text(&before, m, MoveStyle::from(args.moves)),
+                };
+                movetext.push_move(&before, text)
             }
             // `--` in every style: `0000` would read back as a move number.
             WalkStep::Pass { before, .. } => movetext.push_move(&before, "--".to_string()),
@@ -391,4 +436,76 @@ fn nag_of(text: &str) -> Option<u8> {
         _ => return None,
     };
     Some(nag)
+}
+
+/// The walk `convert` writes (`rules/replay/movetext.rs`), on the games it is handed: here
+/// because the rules layer does not build games from text.
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        reason = "a test fails loudly"
+    )]
+
+    use shakmaty::uci::UciMove;
+    use shakmaty::{CastlingMode, Chess, Move};
+
+    use crate::input::{Limits, Splitter};
+    use crate::pgn::RawGame;
+    use crate::rules::ReplayOptions;
+    use crate::rules::replay::movetext::{WalkStep, walk, walk_known};
+
+    fn game(pgn: &[u8]) -> RawGame {
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        splitter.next_game().unwrap().unwrap()
+    }
+
+    fn uci(pos: &Chess, text: &str) -> Move {
+        let m: UciMove = text.parse().unwrap();
+        m.to_move(pos).unwrap()
+    }
+
+    /// The moves of the steps, as UCI, with `(` and `)` and `!` for an illegal move.
+    fn moves(steps: impl Iterator<Item = WalkStep>) -> Vec<String> {
+        steps
+            .filter_map(|step| match step {
+                WalkStep::Move { m, .. } => Some(m.to_uci(CastlingMode::Standard).to_string()),
+                WalkStep::VariationStart => Some("(".into()),
+                WalkStep::VariationEnd => Some(")".into()),
+                WalkStep::Illegal { text, .. } => Some(format!("!{text}")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A known move is taken as it is, not read from its token again: here one that the
+    /// token does not say, so the step shows which was used. The main line past the known
+    /// moves, and the variations, are read from their tokens.
+    #[test]
+    fn known_moves_are_not_read_again() {
+        let raw = game(b"1. e4 (1. d4 d5) 1... e5 2. Nf3 *\n");
+        let start = Chess::default();
+        let options = ReplayOptions::default();
+        let known = [uci(&start, "c2c4")];
+        let walked = moves(walk_known(&raw, &start, &options, &known));
+        assert_eq!(walked, ["c2c4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3"]);
+        let read = moves(walk(&raw, &start, &options));
+        assert_eq!(read, ["e2e4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3"]);
+    }
+
+    /// A variation after the comments, NAGs, glyphs and move numbers that follow a move
+    /// still starts from the position before that move (the history is kept for it).
+    #[test]
+    fn a_variation_after_annotations_replaces_the_move() {
+        let raw = game(b"1. e4 {best} $1 ! 1... (1. d4 d5) e5 2. Nf3 Nc6 (2... d6) *\n");
+        let start = Chess::default();
+        let walked = moves(walk(&raw, &start, &ReplayOptions::default()));
+        assert_eq!(
+            walked,
+            [
+                "e2e4", "(", "d2d4", "d7d5", ")", "e7e5", "g1f3", "b8c6", "(", "d7d6", ")"
+            ]
+        );
+    }
 }

@@ -17,6 +17,7 @@ use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDeta
 use crate::output::summary::{RunFigures, Selection, selection_line, summary_line};
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
+use crate::record::Cells;
 use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Severity};
 
 /// How a run ends, as the command sees it.
@@ -109,6 +110,18 @@ impl GameRun {
     /// back when the filters select the game.
     pub fn replay<V: PlyVisitor>(&self, raw: &RawGame, visitor: &mut V) -> Judged<GameReport> {
         self.filter.replay(raw, &self.options, visitor)
+    }
+
+    /// As [`GameRun::replay`], with the game's stats cells in `columns` when a `--where`
+    /// made them ([`GameFilter::replay_keeping_columns`]).
+    pub fn replay_keeping_columns<V: PlyVisitor>(
+        &self,
+        raw: &RawGame,
+        visitor: &mut V,
+        columns: &mut Cells,
+    ) -> Judged<GameReport> {
+        self.filter
+            .replay_keeping_columns(raw, &self.options, visitor, columns)
     }
 
     /// Runs every game through `process` (worker threads; it judges the game, usually

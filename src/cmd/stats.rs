@@ -1,5 +1,6 @@
 //! `pgnkit stats`: one CSV row per game with draw-rule figures, and a mergeable summary.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -9,9 +10,10 @@ use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
-use crate::output::records::{RecordFormat, RecordWriter, encode};
+use crate::output::records::{RecordFormat, RecordWriter, encode, encode_with};
 use crate::output::summary::{RunFigures, summary_table};
 use crate::output::summary_csv::{read_summary_csv, write_summary_csv};
+use crate::record::Cells;
 use crate::stats::{StatsRow, Summary};
 
 /// One CSV row per game: result, termination, draw-rule figures and move counts.
@@ -132,10 +134,26 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut figures = RunFigures::default();
     let totals = run.run(
         |raw| {
-            run.replay(raw, &mut ()).map(|report| {
-                // Encoded on the worker threads, so that the writer only copies bytes.
-                let row = encode(&StatsRow::new(&report, tags), format, tags);
-                (report, row)
+            thread_local! {
+                static COLUMNS: RefCell<Cells> = RefCell::new(Cells::default());
+            }
+            COLUMNS.with_borrow_mut(|columns| {
+                run.replay_keeping_columns(raw, &mut (), columns)
+                    .map(|report| {
+                        // Encoded on the worker threads, so that the writer only copies
+                        // bytes; from the cells a column `--where` made, if it did.
+                        let row = StatsRow::new(&report, tags);
+                        let row = if columns.is_empty() {
+                            encode(&row, format, tags)
+                        } else {
+                            let fill = |cells: &mut Cells| {
+                                cells.extend_from(columns);
+                                row.tag_cells(cells);
+                            };
+                            encode_with::<StatsRow>(fill, format, tags)
+                        };
+                        (report, row)
+                    })
             })
         },
         |_raw, (report, row)| {

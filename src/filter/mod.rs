@@ -17,6 +17,7 @@ use std::cell::RefCell;
 use shakmaty::Chess;
 
 use crate::pgn::RawGame;
+use crate::record::{Cells, Record as _};
 use crate::rules::tags::Tags;
 use crate::rules::{GameReport, PlyMove, PlyVisitor, ReplayOptions, replay_with_tags};
 use crate::stats::StatsRow;
@@ -145,6 +146,24 @@ impl GameFilter {
         }
     }
 
+    /// As [`GameFilter::replay`]; `columns` gets the game's `StatsRow` cells (without
+    /// `--tags` columns) when a `--where` made them, and is left empty otherwise, so that
+    /// `stats` does not make them again.
+    pub fn replay_keeping_columns<V: PlyVisitor>(
+        &self,
+        raw: &RawGame,
+        options: &ReplayOptions,
+        visitor: &mut V,
+        columns: &mut Cells,
+    ) -> Judged<GameReport> {
+        columns.clear();
+        let (verdict, report) = self.judge_into(raw, options, visitor, true, columns);
+        Judged {
+            verdict,
+            value: report.filter(|_| verdict.selected),
+        }
+    }
+
     /// Judges one game. The replay is skipped when tags alone decide and no report is
     /// wanted (`need_report`) nor a `--dedupe` key. Without `need_report`, only the verdict
     /// is wanted: the replay stops as soon as the positions decide it (a `--reaches`
@@ -155,6 +174,29 @@ impl GameFilter {
         options: &ReplayOptions,
         visitor: &mut V,
         need_report: bool,
+    ) -> (Verdict, Option<GameReport>) {
+        thread_local! {
+            static COLUMNS: RefCell<Cells> = RefCell::new(Cells::default());
+        }
+        if self.after_replay.is_empty() {
+            // No column to read: no buffer (empty cells do not allocate).
+            return self.judge_into(raw, options, visitor, need_report, &mut Cells::default());
+        }
+        COLUMNS.with_borrow_mut(|columns| {
+            columns.clear();
+            self.judge_into(raw, options, visitor, need_report, columns)
+        })
+    }
+
+    /// [`GameFilter::judge`], the stats cells a `--where` reads made into `columns`
+    /// (given empty).
+    fn judge_into<V: PlyVisitor>(
+        &self,
+        raw: &RawGame,
+        options: &ReplayOptions,
+        visitor: &mut V,
+        need_report: bool,
+        columns: &mut Cells,
     ) -> (Verdict, Option<GameReport>) {
         // Tags a tag-only `--where` decoded are handed on to the replay, not decoded twice.
         let tags = (!self.before_replay.is_empty()).then(|| Tags::decode(raw, &options.decoder));
@@ -198,7 +240,7 @@ impl GameFilter {
             && self
                 .after_replay
                 .iter()
-                .all(|(expr, picker)| where_holds(expr, picker, &report));
+                .all(|(expr, picker)| where_holds(expr, picker, &report, columns));
         let selected = passes != self.invert;
         let key = match (selected, self.dedupe, watch.key) {
             (true, Some(by), Some(builder)) => Some(builder.finish(raw, &report, by)),
@@ -217,8 +259,14 @@ fn tag_value<'t>(expr: &Expr, tags: &'t Tags, slot: usize) -> &'t str {
 }
 
 /// Evaluates an expression that reads stats columns on a replayed game. The columns'
-/// text goes into buffers kept per thread, so no game allocates for them.
-fn where_holds(expr: &Expr, picker: &ColumnPicker, report: &GameReport) -> bool {
+/// text goes into buffers kept per thread, so no game allocates for them; the row's
+/// cells are made into `columns` once a game, for every `--where` (and `stats`).
+fn where_holds(
+    expr: &Expr,
+    picker: &ColumnPicker,
+    report: &GameReport,
+    columns: &mut Cells,
+) -> bool {
     thread_local! {
         static VALUES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     }
@@ -227,7 +275,10 @@ fn where_holds(expr: &Expr, picker: &ColumnPicker, report: &GameReport) -> bool 
             values.resize(expr.fields.len(), String::new());
         }
         if !picker.wanted.is_empty() {
-            picker.pick(&StatsRow::new(report, &[]), values);
+            if columns.is_empty() {
+                StatsRow::new(report, &[]).cells(columns);
+            }
+            picker.pick_from(columns, values);
         }
         let values = &*values;
         expr.eval(&|slot| match expr.fields.get(slot) {

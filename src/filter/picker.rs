@@ -23,13 +23,18 @@ impl ColumnPicker {
         CELLS.with_borrow_mut(|cells| {
             cells.clear();
             row.cells(cells);
-            for (column, slot) in &self.wanted {
-                if let Some(value) = values.get_mut(*slot) {
-                    value.clear();
-                    value.push_str(cells.get(*column).unwrap_or_default());
-                }
-            }
+            self.pick_from(cells, values);
         });
+    }
+
+    /// Writes the wanted columns of a row's `cells` into `values`.
+    pub fn pick_from(&self, cells: &Cells, values: &mut [String]) {
+        for (column, slot) in &self.wanted {
+            if let Some(value) = values.get_mut(*slot) {
+                value.clear();
+                value.push_str(cells.get(*column).unwrap_or_default());
+            }
+        }
     }
 }
 

@@ -145,12 +145,22 @@ pub fn encode<R: Record>(
     format: RecordFormat,
     extra: &[String],
 ) -> anyhow::Result<Vec<u8>> {
+    encode_with::<R>(|cells| record.cells(cells), format, extra)
+}
+
+/// As [`encode`], with the cells of an `R` that `fill` writes (from cells made earlier,
+/// not made again).
+pub fn encode_with<R: Record>(
+    fill: impl FnOnce(&mut Cells),
+    format: RecordFormat,
+    extra: &[String],
+) -> anyhow::Result<Vec<u8>> {
     thread_local! {
         static ENCODER: RefCell<Encoder> = RefCell::new(Encoder::new());
     }
     ENCODER.with_borrow_mut(|encoder| {
         encoder.cells.clear();
-        record.cells(&mut encoder.cells);
+        fill(&mut encoder.cells);
         match format {
             RecordFormat::Csv => {
                 let made = encoder.csv.write_record(encoder.cells.iter());

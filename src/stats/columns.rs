@@ -129,6 +129,13 @@ impl Record for StatsRow<'_> {
         cells.number(self.black_blunders);
         cells.text(self.cannot_mate);
         cells.optional(self.dead_position_ply);
+        self.tag_cells(cells);
+    }
+}
+
+impl StatsRow<'_> {
+    /// The cells of the `--tags` columns, the last ones of a row.
+    pub fn tag_cells(&self, cells: &mut Cells) {
         for value in &self.tags {
             cells.text(value);
         }

@@ -338,3 +338,34 @@ fn where_filters_on_the_new_columns() {
         .collect();
     assert_eq!(games, ["2"]);
 }
+
+/// A `--where` on a stats column makes the game's row once, and `stats` writes it from
+/// those cells (issue 30 item 5): the rows kept read exactly as without the filter, with
+/// the `--tags` columns, in CSV and JSONL.
+#[test]
+fn where_on_a_column_writes_the_rows_it_keeps_unchanged() {
+    let path = testdata("stats/annotated.pgn");
+    let path = path.to_str().unwrap();
+    for format in ["csv", "jsonl"] {
+        let stats = |filter: &[&str]| {
+            let mut args = vec!["stats", "--quiet", "--format", format];
+            args.extend_from_slice(&["--tags", "Event,White", path]);
+            args.extend_from_slice(filter);
+            let (code, stdout, _) = run_args(&args);
+            assert_eq!(code, 0);
+            stdout
+        };
+        let all = stats(&[]);
+        assert_eq!(stats(&["--where", "plies >= 0"]), all, "{format}");
+        let kept = stats(&["--where", "white_blunders >= 1"]);
+        let kept: Vec<&str> = kept.lines().collect();
+        let header = usize::from(format == "csv");
+        assert!(
+            kept.len() > header && kept.len() < all.lines().count(),
+            "{format}"
+        );
+        for line in kept {
+            assert!(all.lines().any(|row| row == line), "{format}: {line}");
+        }
+    }
+}

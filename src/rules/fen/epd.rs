@@ -22,30 +22,36 @@ pub struct EpdLine {
 pub fn parse(line: &str) -> Result<(EpdLine, Fen), String> {
     let line = line.trim();
     let mut rest = line;
-    let mut fields: Vec<&str> = Vec::new();
-    while fields.len() < 4 {
+    // The fields in arrays, not vectors: every `[FEN]` game comes through here.
+    let mut fields = [""; 4];
+    let mut count = 0;
+    for slot in &mut fields {
         let (field, tail) = next_field(rest);
         if field.is_empty() {
             break;
         }
-        fields.push(field);
+        *slot = field;
+        count += 1;
         rest = tail;
     }
-    let &[board, turn, castling, ep] = fields.as_slice() else {
-        let missing = FIELD_NAMES.get(fields.len()).copied().unwrap_or("a field");
+    if count < 4 {
+        let missing = FIELD_NAMES.get(count).copied().unwrap_or("a field");
         return Err(format!(
             "the FEN does not parse: {missing} is missing (a FEN has six fields, an EPD four)"
         ));
-    };
+    }
+    let [board, turn, castling, ep] = fields;
     check_board(board)?;
     // Then the two clocks, each a number or a `-` placeholder, or EPD operations.
-    let mut clocks: Vec<&str> = Vec::new();
-    while clocks.len() < 2 {
+    let mut clocks = [""; 2];
+    let mut clock_count = 0;
+    for slot in &mut clocks {
         let (field, tail) = next_field(rest);
         if field.is_empty() || !is_clock(field) {
             break;
         }
-        clocks.push(field);
+        *slot = field;
+        clock_count += 1;
         rest = tail;
     }
     let operations = rest.trim();
@@ -53,12 +59,20 @@ pub fn parse(line: &str) -> Result<(EpdLine, Fen), String> {
         || operations.starts_with(';')
         || (operations.starts_with(|c: char| c.is_ascii_alphabetic()) && operations.ends_with(';'));
     if !is_operations {
-        let field = match clocks.len() {
+        let field = match clock_count {
             0 => "the halfmove clock (a number from 0, or `-`)",
             1 => "the fullmove number (a number from 1, or `-`)",
             _ => "the EPD operations (each `opcode operand;`)",
         };
         return Err(format!("the FEN does not parse: {field} is malformed"));
+    }
+    let clocks = clocks.get(..clock_count).unwrap_or_default();
+    let mut written = String::with_capacity(line.len());
+    for field in fields.iter().chain(clocks) {
+        if !written.is_empty() {
+            written.push(' ');
+        }
+        written.push_str(field);
     }
     fn number<'a>(field: Option<&&'a str>, default: &'a str) -> &'a str {
         match field {
@@ -66,17 +80,21 @@ pub fn parse(line: &str) -> Result<(EpdLine, Fen), String> {
             Some(value) => value,
         }
     }
-    let normalised = format!(
-        "{board} {turn} {castling} {ep} {} {}",
-        number(clocks.first(), "0"),
-        number(clocks.get(1), "1")
-    );
-    let fen = Fen::from_ascii(normalised.as_bytes()).map_err(syntax_message)?;
-    let mut written = fields;
-    written.extend(clocks);
+    let fen = if clock_count == 2 && !clocks.contains(&"-") {
+        // Six fields with both clocks: the fields as written are the standard FEN.
+        Fen::from_ascii(written.as_bytes())
+    } else {
+        let normalised = format!(
+            "{board} {turn} {castling} {ep} {} {}",
+            number(clocks.first(), "0"),
+            number(clocks.get(1), "1")
+        );
+        Fen::from_ascii(normalised.as_bytes())
+    }
+    .map_err(syntax_message)?;
     Ok((
         EpdLine {
-            fen: written.join(" "),
+            fen: written,
             castling: castling.to_string(),
             opcodes: parse_opcodes(operations),
         },
@@ -113,11 +131,11 @@ fn check_board(board: &str) -> Result<(), String> {
     if board.contains('[') || board.contains('~') {
         return fail("holds a crazyhouse pocket or promoted marks, not standard chess".into());
     }
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != 8 {
-        return fail(format!("has {} ranks instead of 8", ranks.len()));
+    let ranks = board.split('/').count();
+    if ranks != 8 {
+        return fail(format!("has {ranks} ranks instead of 8"));
     }
-    for (index, rank) in ranks.iter().enumerate() {
+    for (index, rank) in board.split('/').enumerate() {
         let number = 8 - index;
         let mut squares = 0u32;
         let mut last_was_digit = false;

@@ -26,7 +26,7 @@ use annotations::AnnotationFigures;
 pub use counts::MoveCounts;
 use history::{History, Played};
 use read::plain_move;
-pub(crate) use read::{TokenRead, read_move};
+pub(crate) use read::{TokenRead, read_move, taken_in};
 pub use report::{
     GameReport, MateFigures, PlyMove, PlyVisitor, ReplayOptions, Status, fen_of, move_label,
 };

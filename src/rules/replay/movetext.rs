@@ -10,7 +10,7 @@ use crate::pgn::{RawGame, Span, Token, TokenKind};
 use crate::rules::findings::Code;
 use crate::rules::replay::history::History;
 use crate::rules::replay::read::move_before_sign;
-use crate::rules::replay::{ReplayOptions, TokenRead, read_move};
+use crate::rules::replay::{ReplayOptions, TokenRead, read_move, taken_in};
 
 /// One step of the movetext, in input order.
 #[derive(Debug, Clone)]
@@ -81,12 +81,26 @@ impl WalkLine {
 /// steps come one at a time: a game of a million moves in variations is not held as a
 /// million positions.
 pub fn walk<'a>(raw: &'a RawGame, start: &Chess, options: &'a ReplayOptions) -> Walk<'a> {
+    walk_known(raw, start, options, &[])
+}
+
+/// As [`walk`], with the main line's first moves already known (the moves the replay
+/// played, in order): they are taken as they are instead of read a second time (their
+/// `why` left `None`). The
+/// variations, and the main line past them, are read as `walk` reads them.
+pub fn walk_known<'a>(
+    raw: &'a RawGame,
+    start: &Chess,
+    options: &'a ReplayOptions,
+    known: &'a [Move],
+) -> Walk<'a> {
     let mut history = History::default();
     history.start(start);
     Walk {
         raw,
         options,
         lines: vec![WalkLine::new(start.clone(), history)],
+        known,
         skipped_depth: 0,
         taken_in: 0,
         index: 0,
@@ -99,6 +113,8 @@ pub struct Walk<'a> {
     options: &'a ReplayOptions,
     /// The main line, then each open variation.
     lines: Vec<WalkLine>,
+    /// The main line's moves the replay already played (ply 1 first).
+    known: &'a [Move],
     /// Nesting inside a broken line, whose variations are skipped with it.
     skipped_depth: u32,
     /// Tokens taken in by the move before them (`e8 (Q)`, `exd6 e.p.`).
@@ -150,7 +166,13 @@ impl Iterator for Walk<'_> {
                     if !main_line && let Some(step) = pass_in_analysis(raw, index, line) {
                         return Some(step);
                     }
-                    let (step, extra) = play(raw, index, line, main_line, self.options);
+                    // The main line's ply `plies + 1` is `known[plies]`, when the replay got there.
+                    let known = if main_line {
+                        self.known.get(line.plies as usize).copied()
+                    } else {
+                        None
+                    };
+                    let (step, extra) = play(raw, index, line, main_line, known, self.options);
                     self.taken_in = extra;
                     return Some(step);
                 }
@@ -191,25 +213,35 @@ impl Iterator for Walk<'_> {
     }
 }
 
-/// Plays the move token at `index` on `line`, or marks the line broken and says why;
-/// also returns how many following tokens the move took in.
+/// Plays the move token at `index` on `line` (`known`, the move it was already read as,
+/// when there is one), or marks the line broken and says why; also returns how many
+/// following tokens the move took in.
 fn play(
     raw: &RawGame,
     index: usize,
     line: &mut WalkLine,
     main_line: bool,
+    known: Option<Move>,
     options: &ReplayOptions,
 ) -> (WalkStep, usize) {
-    let text = raw
-        .tokens
-        .get(index)
-        .map(|t| options.decoder.decode(raw.token_text(t)).into_owned())
-        .unwrap_or_default();
-    let (read, extra) = read_move(&line.pos, || line.history.clone(), raw, index, options);
+    let (read, extra) = match known {
+        // Nobody downstream reads `why` of a known move: convert writes standard SAN.
+        Some(m) => (
+            TokenRead::Move {
+                m,
+                suffix: None,
+                why: None,
+            },
+            taken_in(raw, index),
+        ),
+        None => read_move(&line.pos, || line.history.clone(), raw, index, options),
+    };
     let step = match read {
         TokenRead::Move { m, why, .. } => {
             let before = line.pos.clone();
-            line.before_last = Some((before.clone(), line.history.clone()));
+            // Kept (a copy of the history: 2 KB) only where a variation may start from it.
+            line.before_last = variation_may_follow(raw, index + 1 + extra)
+                .then(|| (before.clone(), line.history.clone()));
             let ply = line.plies + 1;
             let span = raw.tokens.get(index).map_or(Span::default(), |t| t.span);
             line.history.record(&line.pos, m, ply, span);
@@ -227,6 +259,12 @@ fn play(
         }
         TokenRead::Fail { code, message } => {
             line.broken = true;
+            // Decoded only here: a legal move's text is not needed.
+            let text = raw
+                .tokens
+                .get(index)
+                .map(|t| options.decoder.decode(raw.token_text(t)).into_owned())
+                .unwrap_or_default();
             let message = if !main_line && matches!(San::from_ascii(text.as_bytes()), Ok(San::Null))
             {
                 // A null move in a variation fails only out of check.
@@ -247,6 +285,25 @@ fn play(
         }
     };
     (step, extra)
+}
+
+/// Whether a `(` may come before the next move from token `next` on: then the variation
+/// starts from the position before the move just played. Only comments, NAGs, glyphs,
+/// move numbers and markers are looked past; anything else but a move says yes.
+fn variation_may_follow(raw: &RawGame, next: usize) -> bool {
+    for token in raw.tokens.iter().skip(next) {
+        match token.kind {
+            TokenKind::Comment
+            | TokenKind::Nag
+            | TokenKind::Glyph
+            | TokenKind::MoveNumber
+            | TokenKind::Result => {}
+            // A check sign apart (`Bxc6 +`) belongs to the move just played.
+            TokenKind::Word => return matches!(raw.token_text(token), [b'+' | b'#']),
+            TokenKind::VariationStart | TokenKind::VariationEnd => return true,
+        }
+    }
+    false
 }
 
 /// A null move in a variation passes the turn, unless the side to move is in check.

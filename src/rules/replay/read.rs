@@ -178,6 +178,28 @@ pub(crate) fn read_move(
     (read, extra)
 }
 
+/// How many tokens after the move token at `index` belong to it (`e8 (Q)`, `exd6 e.p.`),
+/// as `read_move` takes them in: for a move whose token was already read once.
+pub(crate) fn taken_in(raw: &RawGame, index: usize) -> usize {
+    let text = raw
+        .tokens
+        .get(index)
+        .map(|t| raw.token_text(t))
+        .unwrap_or_default();
+    if parenthesised_promotion(raw, index).is_some() {
+        3
+    } else if text.get(1) == Some(&b'x')
+        && raw
+            .tokens
+            .get(index + 1)
+            .is_some_and(|next| is_en_passant_mark(raw, next))
+    {
+        1
+    } else {
+        0
+    }
+}
+
 /// Why `san` names no legal move in `pos` (`history` is asked for only now).
 fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san: San) -> TokenRead {
     let history = history();
