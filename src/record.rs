@@ -135,19 +135,8 @@ impl Cells {
 
 /// Appends `n` in decimal: a stats row has some thirty numbers, and `write!` costs more
 /// than the digits.
-fn push_decimal(text: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    for slot in digits.iter_mut().rev() {
-        *slot = b'0' + (n % 10) as u8;
-        start -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let written = digits.get(start..).unwrap_or_default();
-    text.push_str(std::str::from_utf8(written).unwrap_or_default());
+fn push_decimal(text: &mut String, n: u64) {
+    text.push_str(itoa::Buffer::new().format(n));
 }
 
 #[cfg(test)]

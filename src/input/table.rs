@@ -667,21 +667,7 @@ fn push_date(out: &mut Vec<u8>, days: i32) -> io::Result<()> {
 
 /// Appends `n` in decimal (a tag of every row: `write!` costs more than the digits).
 fn push_integer(out: &mut Vec<u8>, n: i64) {
-    if n < 0 {
-        out.push(b'-');
-    }
-    let mut n = n.unsigned_abs();
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    for slot in digits.iter_mut().rev() {
-        *slot = b'0' + (n % 10) as u8;
-        start -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(digits.get(start..).unwrap_or_default());
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Appends `n` (0 or more) with leading zeros to `width` digits.

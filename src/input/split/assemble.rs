@@ -507,31 +507,29 @@ pub(super) fn trim_between_games(game: &mut RawGame) {
 /// whole, variations never closed: the replay passes over them, so that no token goes
 /// unaccounted for.
 pub(super) fn unbalanced_parentheses(b: &Builder, game: &mut RawGame) {
-    let (count, line) = b.unmatched_close;
-    if count > 0 {
-        let detail = if count == 1 {
-            "a `)` closes no variation; it is ignored".to_string()
-        } else {
-            format!("{count} `)` close no variation; they are ignored")
-        };
-        game.problems.push(InputProblem {
-            kind: InputProblemKind::UnbalancedParenthesis,
-            line,
-            detail,
-        });
-    }
-    let (count, line) = b.unmatched_brace;
-    if count > 0 {
-        let detail = if count == 1 {
-            "a `}` closes no comment; it is ignored".to_string()
-        } else {
-            format!("{count} `}}` close no comment; they are ignored")
-        };
-        game.problems.push(InputProblem {
-            kind: InputProblemKind::UnbalancedBrace,
-            line,
-            detail,
-        });
+    let closers = [
+        (
+            b.unmatched_close,
+            InputProblemKind::UnbalancedParenthesis,
+            "`)`",
+            "variation",
+        ),
+        (
+            b.unmatched_brace,
+            InputProblemKind::UnbalancedBrace,
+            "`}`",
+            "comment",
+        ),
+    ];
+    for ((count, line), kind, closer, what) in closers {
+        if count > 0 {
+            let detail = if count == 1 {
+                format!("a {closer} closes no {what}; it is ignored")
+            } else {
+                format!("{count} {closer} close no {what}; they are ignored")
+            };
+            game.problems.push(InputProblem { kind, line, detail });
+        }
     }
     if b.depth > 0 && !b.limit_hit && !b.overflow {
         let line = game.tokens.last().map_or(0, |t| t.line);

@@ -3,6 +3,8 @@
 #[allow(unused_imports)]
 use crate::util::*;
 
+use crate::determinism::same_games_at_any_thread_count;
+
 /// `stats` rows of PGN text on stdin: (game, line, event, result, plies, status).
 fn games_of(pgn: &[u8], extra: &[&str]) -> Vec<(u64, u64, String, String, u64, String)> {
     let output = pgnkit()
@@ -60,34 +62,6 @@ fn codes_and_lines(pgn: &str) -> Vec<(String, u64, u64)> {
             )
         })
         .collect()
-}
-
-/// `validate --level info` (jsonl) and `stats` give byte-identical output at --threads 1
-/// and 3 on `unit` repeated past several 64 KiB chunks, which splits into `games` games
-/// per copy. Returns the findings.
-fn same_games_at_any_thread_count(unit: &[u8], games: u64) -> String {
-    let copies = 300_000 / unit.len() + 1;
-    let pgn = unit.repeat(copies);
-    let (_dir, path) = temp_file("many.pgn", &pgn);
-    let path = path.to_str().unwrap();
-    let outputs: Vec<(String, String, String)> = ["1", "3"]
-        .iter()
-        .map(|threads| {
-            let validate = &["validate", "--format", "jsonl", "--level", "info"];
-            let (_, findings, summary) =
-                run_args(&[validate.as_slice(), &["--threads", threads, path]].concat());
-            let (_, rows, _) = run_args(&["stats", "-q", "--threads", threads, path]);
-            (findings, summary, rows)
-        })
-        .collect();
-    assert_eq!(outputs[0].0, outputs[1].0, "validate findings");
-    assert_eq!(outputs[0].2, outputs[1].2, "stats rows");
-    let expected = format!("{} games", copies as u64 * games);
-    for (_, summary, _) in &outputs {
-        let summary = summary.replace(',', "");
-        assert!(summary.contains(&expected), "{summary} (want {expected})");
-    }
-    outputs[0].0.clone()
 }
 
 #[test]
