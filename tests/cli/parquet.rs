@@ -334,7 +334,7 @@ fn a_movetext_cell_of_100_megabytes_hits_the_game_limit_in_bounded_memory() {
     let (_dir, path) = movetext_table(&[huge, b"1. d4 d5 *".to_vec()]);
     let path = path.to_str().unwrap();
     // The cell, decompressed, is held once (its page) and cut at the game limit.
-    let (code, stdout, stderr) = run_limited(
+    let (code, stdout, stderr) = run_memory_limited(
         &[
             "validate",
             "--format",
@@ -354,13 +354,13 @@ fn a_movetext_cell_of_100_megabytes_hits_the_game_limit_in_bounded_memory() {
     assert_eq!(findings.len(), 1, "{stdout}");
     assert_eq!(findings[0]["code"], "input.limit-exceeded");
     assert_eq!(findings[0]["game"], 1);
-    let (code, count, stderr) = run_limited(&["select", "--count", "--quiet", path], 900);
+    let (code, count, stderr) = run_memory_limited(&["select", "--count", "--quiet", path], 900);
     assert_eq!((code, count.trim()), (0, "2"), "{stderr}");
 }
 
 #[test]
 fn a_row_group_of_ten_million_empty_rows_is_read_in_bounded_memory() {
-    let (code, count, stderr) = run_limited(
+    let (code, count, stderr) = run_memory_limited(
         &[
             "select",
             "--count",
@@ -372,26 +372,6 @@ fn a_row_group_of_ten_million_empty_rows_is_read_in_bounded_memory() {
         256,
     );
     assert_eq!((code, count.trim()), (0, "10000000"), "{stderr}");
-}
-
-/// Runs pgnkit under an address-space limit of `megabytes` (`ulimit -v`).
-fn run_limited(args: &[&str], megabytes: u64) -> (i32, String, String) {
-    let binary = assert_cmd::cargo::cargo_bin("pgnkit");
-    let script = format!("ulimit -v {} && exec \"$0\" \"$@\"", megabytes * 1024);
-    let output = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(binary)
-        .args(args)
-        .env("MALLOC_ARENA_MAX", "4")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 /// The JSON value a Parquet cell must equal.
