@@ -125,8 +125,8 @@ def test_spark_games_schema_is_the_schema_of_stats_parquet(tmp_path):
 
 
 def readme_block(marker):
-    """The ```sql block of the README that reads `marker`."""
-    text = (REPO / "README.md").read_text()
+    """The ```sql block of the README or the guide (docs/GUIDE.md) that reads `marker`."""
+    text = (REPO / "README.md").read_text() + (REPO / "docs" / "GUIDE.md").read_text()
     blocks = re.findall(r"```sql\n(.*?)```", text, re.S)
     return next(block for block in blocks if marker in block)
 
