@@ -372,3 +372,46 @@ impl StderrErrors {
         Ok(self.count)
     }
 }
+
+/// What a column `--where` reads (`filter::ColumnPicker`) against what `stats` writes.
+#[cfg(test)]
+mod where_columns {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        reason = "a test fails loudly"
+    )]
+
+    use crate::filter::ColumnPicker;
+    use crate::input::{Limits, Splitter};
+    use crate::output::records::{RecordFormat, encode};
+    use crate::record::Record;
+    use crate::rules::{ReplayOptions, replay};
+    use crate::stats::StatsRow;
+
+    /// Every column picked reads exactly as the CSV cell `stats` writes.
+    #[test]
+    fn picked_columns_equal_the_csv_cells() {
+        let pgn: &[u8] =
+            b"[White \"A, B\"]\n[WhiteElo \"2500\"]\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        let raw = splitter.next_game().unwrap().unwrap();
+        let report = replay(&raw, &ReplayOptions::default(), &mut ());
+        let row = StatsRow::new(&report, &[]);
+        let line = encode(&row, RecordFormat::Csv, &[]).unwrap();
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(line.as_slice());
+        let record = reader.records().next().unwrap().unwrap();
+        let columns = StatsRow::COLUMNS;
+        let picker = ColumnPicker {
+            wanted: (0..columns.len()).map(|i| (i, i)).collect(),
+        };
+        let mut values = vec![String::new(); columns.len()];
+        picker.pick(&row, &mut values);
+        for (i, column) in columns.iter().enumerate() {
+            assert_eq!(values[i], record[i], "column {}", column.name);
+        }
+        assert_eq!(values[9], "2500");
+    }
+}

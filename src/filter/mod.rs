@@ -26,7 +26,7 @@ use dedupe::KeyBuilder;
 pub use expr::Expr;
 use expr::Field;
 pub use material::{Identity, Material};
-use picker::ColumnPicker;
+pub use picker::ColumnPicker;
 
 /// The game filters a run asks for (`cli::FilterArgs` parses them from the flags).
 #[derive(Debug, Clone, Default)]

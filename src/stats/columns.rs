@@ -141,28 +141,3 @@ impl StatsRow<'_> {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
-
-    use crate::input::{Limits, Splitter};
-    use crate::output::records::{RecordFormat, encode};
-    use crate::record::Record;
-    use crate::rules::{ReplayOptions, replay};
-    use crate::stats::StatsRow;
-
-    /// Every column gets its cell: a JSON line has as many keys as there are columns.
-    #[test]
-    fn every_column_gets_a_cell() {
-        let pgn: &[u8] = b"1. e4 e5 *\n";
-        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
-        let raw = splitter.next_game().unwrap().unwrap();
-        let report = replay(&raw, &ReplayOptions::default(), &mut ());
-        let line = encode(&StatsRow::new(&report, &[]), RecordFormat::Jsonl, &[]).unwrap();
-        let object: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_slice(&line).unwrap();
-        let columns = <StatsRow as Record>::COLUMNS;
-        assert_eq!(object.len(), columns.len());
-    }
-}
