@@ -23,12 +23,17 @@ pub fn pgnkit() -> Command {
 
 /// Runs pgnkit with `args` and `stdin`, returning (exit code, stdout, stderr).
 pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    run_bytes(args, stdin.as_bytes())
+}
+
+/// As `run`, with stdin given as bytes (input that is not UTF-8).
+pub fn run_bytes(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     let output = pgnkit()
         .args(args)
-        .write_stdin(stdin.as_bytes().to_vec())
+        .write_stdin(stdin.to_vec())
         .output()
         .unwrap();
-    split(output)
+    outcome(output)
 }
 
 /// Runs pgnkit with `args` and no stdin.
@@ -38,10 +43,11 @@ pub fn run_args(args: &[&str]) -> (i32, String, String) {
         .write_stdin(Vec::new())
         .output()
         .unwrap();
-    split(output)
+    outcome(output)
 }
 
-fn split(output: Output) -> (i32, String, String) {
+/// (exit code, stdout, stderr) of a finished run.
+pub fn outcome(output: Output) -> (i32, String, String) {
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -138,9 +144,5 @@ fn run_under(limits: &str, args: &[&str]) -> (i32, String, String) {
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    outcome(output)
 }

@@ -340,20 +340,6 @@ fn the_last_value_of_a_duplicated_tag_counts() {
     assert!(converted.contains("[Result \"0-1\"]\n"), "{converted}");
 }
 
-/// Runs pgnkit with `args` and `stdin` bytes, returning (exit code, stdout, stderr).
-fn run_bytes(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let output = pgnkit()
-        .args(args)
-        .write_stdin(stdin.to_vec())
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 /// A DOS end-of-file byte or a stray `0xFF` after the last game became a game of its own
 /// (`move.syntax`, exit 1).
 #[test]

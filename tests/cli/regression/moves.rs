@@ -7,6 +7,11 @@ use crate::util::*;
 
 /// The findings of `pgn` at level info, roster infos left out, as (code, ply, message).
 fn loose_findings(pgn: &str) -> Vec<(String, u64, String)> {
+    findings_with(pgn, "message")
+}
+
+/// The (code, ply, `key`) of every finding of `pgn` at level info, roster infos left out.
+fn findings_with(pgn: &str, key: &str) -> Vec<(String, u64, String)> {
     findings_of(pgn, &["--level", "info"])
         .iter()
         .filter(|f| f["code"] != "tag.missing-roster")
@@ -14,7 +19,7 @@ fn loose_findings(pgn: &str) -> Vec<(String, u64, String)> {
             (
                 f["code"].as_str().unwrap().to_string(),
                 f["ply"].as_u64().unwrap(),
-                f["message"].as_str().unwrap().to_string(),
+                f[key].as_str().unwrap().to_string(),
             )
         })
         .collect()
@@ -225,17 +230,7 @@ fn convert_keeps_nags_past_255_as_written() {
 
 /// The (code, ply, san) of every finding at level info, roster infos left out.
 fn infos(pgn: &str) -> Vec<(String, u64, String)> {
-    findings_of(pgn, &["--level", "info"])
-        .iter()
-        .filter(|f| f["code"] != "tag.missing-roster")
-        .map(|f| {
-            (
-                f["code"].as_str().unwrap().to_string(),
-                f["ply"].as_u64().unwrap(),
-                f["san"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    findings_with(pgn, "san")
 }
 
 /// The plies and status `stats` gives the first game of `pgn`.
