@@ -121,13 +121,16 @@ pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
     }
     let mut fen = String::with_capacity(80);
     append_fen(pos, EnPassantMode::Legal, &mut fen);
-    // The clocks play no part (and the key then holds a recurring position once).
-    let key: String = fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
+    // The clocks play no part (and the key then holds a recurring position once): the
+    // FEN is cut before its fifth field.
+    if let Some((cut, _)) = fen.match_indices(' ').nth(3) {
+        fen.truncate(cut);
+    }
     for (side, skip) in [Color::White, Color::Black].into_iter().zip(open) {
         if skip {
             continue;
         }
-        let (cannot, budget) = side_cannot_mate(&key, side, level);
+        let (cannot, budget) = side_cannot_mate(&fen, side, level);
         match side {
             Color::White => verdict.white_cannot = cannot,
             Color::Black => verdict.black_cannot = cannot,
