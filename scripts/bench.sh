@@ -78,6 +78,31 @@ else
   say "zstd not found: the .pgn.zst row is skipped"
 fi
 
+# The same games as a lichess-layout Parquet table (zstd, row groups of 100,000 rows,
+# written by pyarrow) and as the PGN written from that table's own values (issue 29:
+# stats of the table against stats of the PGN). Needs a python with pyarrow: $PYTHON, or
+# the virtual environment of the Spark tests (.ci/run makes it).
+table=$bench_dir/table-$size_mb.parquet
+table_pgn=$bench_dir/table-$size_mb.pgn
+python=${PYTHON:-$HOME/.cache/pgnkit/spark-venv/bin/python}
+if [ ! -s "$table" ] || [ ! -s "$table_pgn" ]; then
+  if "$python" -c 'import pyarrow' 2> /dev/null; then
+    say "writing $table and $table_pgn with pyarrow"
+    "$python" - "$repo/scripts" "$input" "$table" "$table_pgn" << 'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import parquet_fixtures as fixtures
+import pyarrow.parquet as pq
+table = fixtures.lichess_table(fixtures.standard(fixtures.read_pgn(sys.argv[2])))
+pq.write_table(table, sys.argv[3], compression="zstd", row_group_size=100_000)
+with open(sys.argv[4], "w", encoding="utf-8") as out:
+    out.write(fixtures.table_pgn(table))
+EOF
+  else
+    say "no python with pyarrow: the Parquet rows are skipped"
+  fi
+fi
+
 # --- builds -------------------------------------------------------------------------
 say "building pgnkit and the bare loop (release)"
 (cd "$repo" && cargo build --release --quiet --bin pgnkit --example bare_replay)
@@ -230,6 +255,17 @@ if pgnkit_runs stats; then
     measure pgnkit-stats-material "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" stats -q --mate-check material "$input"
   fi
 fi
+# Parquet (issue 29): the typed output against CSV, and a table as input against its PGN.
+if pgnkit_runs stats --format parquet -o "$timings/probe.parquet"; then
+  measure pgnkit-stats-parquet-out "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" stats -q --format parquet -o "$bench_dir/stats-out.parquet" "$input"
+  measure pgnkit-stats-csv-out "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" stats -q -o "$bench_dir/stats-out.csv" "$input"
+fi
+if [ -s "$table" ] && [ -s "$table_pgn" ]; then
+  table_bytes=$(stat -c %s "$table_pgn")
+  table_games=$(LC_ALL=C grep -a -c '^\[Event ' "$table_pgn" || true)
+  measure pgnkit-stats-table "$table_bytes" "$table_games" "$pgnkit" "${threads_arg[@]}" stats -q "$table"
+  measure pgnkit-stats-table-pgn "$table_bytes" "$table_games" "$pgnkit" "${threads_arg[@]}" stats -q "$table_pgn"
+fi
 if pgnkit_runs fen --every-ply; then
   measure pgnkit-fen-every-ply "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" fen -q --every-ply "$input"
 fi
@@ -304,6 +340,9 @@ target "stats vs pgn-extract --repetition" pgnkit-stats pgn-extract-repetition 1
 target "fen --every-ply vs pgn-extract -Wepd" pgnkit-fen-every-ply pgn-extract-wepd 10
 target "validate --threads 2 vs --threads 1" pgnkit-validate-j2 pgnkit-validate-j1 1.95
 target ".pgn.zst vs plain" pgnkit-validate-zst pgnkit-validate 0.95
+# Issue 29's speed targets. (MiB/s of the table rows count the bytes of its PGN.)
+target "stats --format parquet vs csv (at most 10% more)" pgnkit-stats-parquet-out pgnkit-stats-csv-out 0.91
+target "stats of a zstd Parquet table vs its PGN" pgnkit-stats-table pgnkit-stats-table-pgn 1.0
 # Issue 31 sets no target here: the cost of the default mate check, reported beside.
 echo "| validate --mate-check fast vs material | $(ratio pgnkit-validate pgnkit-validate-material)x | (reported) | - |"
 echo "| stats --mate-check fast vs material | $(ratio pgnkit-stats pgnkit-stats-material)x | (reported) | - |"
