@@ -35,7 +35,7 @@ use crate::pgn::{InputProblem, InputProblemKind, RawGame, Token, TokenKind};
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
 use crate::rules::fen::setup::{self, SetupError};
 use crate::rules::findings::{Code, Finding};
-use crate::rules::mate_check::{self, Verdict};
+use crate::rules::mate_check::{self, Verdict, Wanted};
 use crate::rules::openings::{self, Book, MAX_BOOK_PLIES, OpeningMatch};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::Tags;
@@ -823,9 +823,17 @@ impl Replay<'_> {
     /// A checkmate or stalemate is not called dead (the game ended there).
     fn judge_mates(&mut self, termination: Termination) {
         let (level, mode) = (self.options.mate_check, self.report.castling_mode);
+        // Without the figures (no stats row shows who cannot mate), only what the findings
+        // and the termination read is worked out: dead or not, and the recorded winner.
+        let (wanted, earlier_wanted) = if self.options.figures {
+            (Wanted::Both, Wanted::Both)
+        } else {
+            let winner = GameResult::parse(&self.report.result).and_then(GameResult::winner);
+            (Wanted::DeadOr(winner), Wanted::DeadOr(None))
+        };
         let verdict = match termination {
             Termination::Checkmate | Termination::Stalemate => Verdict::default(),
-            _ => mate_check::analyse(&self.pos, mode, level),
+            _ => mate_check::analyse_wanted(&self.pos, mode, level, wanted),
         };
         self.report.mate = MateFigures {
             level: Some(level),
@@ -846,7 +854,7 @@ impl Replay<'_> {
             pos.play_unchecked(played.mv);
         }
         for (ply, pos) in positions.iter().enumerate().rev() {
-            let earlier = mate_check::analyse(pos, mode, level);
+            let earlier = mate_check::analyse_wanted(pos, mode, level, earlier_wanted);
             self.report.mate.budget |= earlier.budget;
             if !earlier.is_dead() {
                 break;
