@@ -8,7 +8,7 @@ use crate::pgn::{RawGame, TextDecoder};
 
 /// Tag pairs in input order, decoded (escapes resolved, UTF-8 or Latin-1). All the text
 /// lives in one string, so a game's tags cost two allocations, not two per tag.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Tags {
     text: String,
     spans: Vec<TagText>,
@@ -18,11 +18,13 @@ pub struct Tags {
     by_name: Vec<u32>,
 }
 
-/// Where one tag pair stands in `Tags::text`: its name, then its value from the name's end.
+/// Where one tag pair stands in `Tags::text`: its name (`start..name_end`), then its value
+/// (`value_start..end`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct TagText {
     start: usize,
     name_end: usize,
+    value_start: usize,
     end: usize,
 }
 
@@ -41,11 +43,53 @@ impl Tags {
                 Cow::Owned(text) => Cow::Owned(text.into_bytes()),
             })
         };
-        matches!(decoder, TextDecoder::Auto)
-            .then(|| Tags::collect(raw, as_is))
+        let auto = matches!(decoder, TextDecoder::Auto);
+        auto.then(|| Tags::copy_region(raw))
             .flatten()
+            .or_else(|| auto.then(|| Tags::collect(raw, as_is)).flatten())
             .or_else(|| Tags::collect(raw, decoded))
             .unwrap_or_default()
+    }
+
+    /// The commonest case at the cost of one copy: the bytes from the first tag's name to
+    /// the last one's value, UTF-8 and without a `\\` (so no escape to resolve), taken as
+    /// they are, the spans pointing into them. `None` sends the game to `collect`.
+    fn copy_region(raw: &RawGame) -> Option<Tags> {
+        let (first, last) = (raw.tags.first()?, raw.tags.last()?);
+        let base = first.name.start as usize;
+        let region = raw.bytes.get(base..last.value.end as usize)?;
+        if memchr::memchr(b'\\', region).is_some() {
+            return None;
+        }
+        let mut spans = Vec::with_capacity(raw.tags.len());
+        let mut at = 0;
+        for tag in &raw.tags {
+            let offset = |at: u32| (at as usize).checked_sub(base);
+            let span = TagText {
+                start: offset(tag.name.start)?,
+                name_end: offset(tag.name.end)?,
+                value_start: offset(tag.value.start)?,
+                end: offset(tag.value.end)?,
+            };
+            // In order and inside the region, as the splitter makes them.
+            if !(at <= span.start
+                && span.start <= span.name_end
+                && span.name_end <= span.value_start
+                && span.value_start <= span.end
+                && span.end <= region.len())
+            {
+                return None;
+            }
+            at = span.end;
+            spans.push(span);
+        }
+        let text = std::str::from_utf8(region).ok()?.to_string();
+        let by_name = by_name(&text, &spans);
+        Some(Tags {
+            text,
+            spans,
+            by_name,
+        })
     }
 
     /// Every tag's name and unescaped value, each part's bytes given by `text_of`, into one
@@ -71,21 +115,12 @@ impl Tags {
             spans.push(TagText {
                 start,
                 name_end,
+                value_start: name_end,
                 end: text.len(),
             });
         }
         let text = String::from_utf8(text).ok()?;
-        let mut by_name = Vec::new();
-        if spans.len() > SCANNED_TAGS {
-            let name = |i: &u32| {
-                spans
-                    .get(*i as usize)
-                    .and_then(|tag| text.as_bytes().get(tag.start..tag.name_end))
-                    .unwrap_or_default()
-            };
-            by_name = (0..u32::try_from(spans.len()).unwrap_or(u32::MAX)).collect();
-            by_name.sort_by(|a, b| name(a).cmp(name(b)));
-        }
+        let by_name = by_name(&text, &spans);
         Some(Tags {
             text,
             spans,
@@ -99,11 +134,12 @@ impl Tags {
             |&TagText {
                  start,
                  name_end,
+                 value_start,
                  end,
              }| {
                 (
                     self.text.get(start..name_end).unwrap_or_default(),
-                    self.text.get(name_end..end).unwrap_or_default(),
+                    self.text.get(value_start..end).unwrap_or_default(),
                 )
             },
         )
@@ -124,7 +160,9 @@ impl Tags {
         // Names compared as bytes: no character-boundary checks for the tags passed over.
         let text = self.text.as_bytes();
         let name_of = |tag: &TagText| text.get(tag.start..tag.name_end).unwrap_or_default();
-        let &TagText { name_end, end, .. } = if self.by_name.is_empty() {
+        let &TagText {
+            value_start, end, ..
+        } = if self.by_name.is_empty() {
             self.spans
                 .iter()
                 .rev()
@@ -140,13 +178,39 @@ impl Tags {
                 .and_then(span_at)
                 .filter(|tag| name_of(tag) == name.as_bytes())?
         };
-        self.text.get(name_end..end)
+        self.text.get(value_start..end)
     }
 
     /// The value, or `""` when absent.
     pub fn value(&self, name: &str) -> &str {
         self.get(name).unwrap_or("")
     }
+}
+
+/// Equal when they hold the same pairs in the same order, however the text is laid out.
+impl PartialEq for Tags {
+    fn eq(&self, other: &Tags) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tags {}
+
+/// For a game of many tags, the spans' indices sorted by name (`Tags::by_name`); empty
+/// for ordinary games.
+fn by_name(text: &str, spans: &[TagText]) -> Vec<u32> {
+    if spans.len() <= SCANNED_TAGS {
+        return Vec::new();
+    }
+    let name = |i: &u32| {
+        spans
+            .get(*i as usize)
+            .and_then(|tag| text.as_bytes().get(tag.start..tag.name_end))
+            .unwrap_or_default()
+    };
+    let mut by_name: Vec<u32> = (0..u32::try_from(spans.len()).unwrap_or(u32::MAX)).collect();
+    by_name.sort_by(|a, b| name(a).cmp(name(b)));
+    by_name
 }
 
 /// Appends `value` to `out` with the PGN escapes `\"` and `\\` resolved.
@@ -169,5 +233,64 @@ fn unescape_into(value: &[u8], out: &mut Vec<u8>) {
         } else {
             out.push(b);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::Tags;
+    use crate::input::{Limits, Splitter};
+    use crate::pgn::{RawGame, TextDecoder};
+
+    fn game(pgn: &[u8]) -> RawGame {
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        splitter.next_game().unwrap().unwrap()
+    }
+
+    fn pairs(tags: &Tags) -> Vec<(String, String)> {
+        tags.iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+
+    /// Plain UTF-8 tags are the header's bytes copied once (the brackets and quotes stay
+    /// in the text between the spans); an escape, a Latin-1 byte or an `--encoding`
+    /// takes the tag-by-tag way; every way reads the same pairs, and `get` the last of a
+    /// name.
+    #[test]
+    fn every_way_reads_the_same_pairs() {
+        let plain = game(
+            "[Event \"Café\"]\n[White \"A, B\"]\n[Event \"Last\"]\n[Black \"\"]\n1. e4 *\n"
+                .as_bytes(),
+        );
+        let tags = Tags::decode(&plain, &TextDecoder::Auto);
+        assert!(tags.text.contains("\"]\n["), "{:?}", tags.text);
+        let expected = [
+            ("Event", "Café"),
+            ("White", "A, B"),
+            ("Event", "Last"),
+            ("Black", ""),
+        ]
+        .map(|(name, value)| (name.to_string(), value.to_string()));
+        assert_eq!(pairs(&tags), expected);
+        assert_eq!(tags.get("Event"), Some("Last"));
+        assert_eq!(tags.get("Black"), Some(""));
+        assert_eq!(tags.get("Site"), None);
+        let collected = Tags::collect(&plain, |bytes| Some(bytes.into())).unwrap();
+        assert!(!collected.text.contains('['));
+        assert_eq!(tags, collected);
+
+        let escaped = game(b"[Event \"a \\\"b\\\" \\\\\"]\n[Site \"x\"]\n*\n");
+        let tags = Tags::decode(&escaped, &TextDecoder::Auto);
+        assert_eq!(tags.get("Event"), Some("a \"b\" \\"));
+        assert_eq!(tags.get("Site"), Some("x"));
+        assert!(!tags.text.contains('['));
+
+        let latin1 = game(b"[White \"Caf\xe9\"]\n[Black \"B\"]\n*\n");
+        let tags = Tags::decode(&latin1, &TextDecoder::Auto);
+        assert_eq!(tags.get("White"), Some("Café"));
+        assert_eq!(tags.get("Black"), Some("B"));
     }
 }
