@@ -16,6 +16,9 @@ pub struct Tags {
     /// of a name comes first, the last last): `get` searches it instead of every tag, which would make
     /// a finding per tag cost the square of the tags. Empty for ordinary games.
     by_name: Vec<u32>,
+    /// One bit per name held (`name_bit`): a name whose bit is clear is absent, and most
+    /// lookups of an absent tag (`FEN`, `Variant`) stop there instead of passing every tag.
+    names: u64,
 }
 
 /// Where one tag pair stands in `Tags::text`: its name (`start..name_end`), then its value
@@ -85,10 +88,12 @@ impl Tags {
         }
         let text = std::str::from_utf8(region).ok()?.to_string();
         let by_name = by_name(&text, &spans);
+        let names = names(&text, &spans);
         Some(Tags {
             text,
             spans,
             by_name,
+            names,
         })
     }
 
@@ -121,10 +126,12 @@ impl Tags {
         }
         let text = String::from_utf8(text).ok()?;
         let by_name = by_name(&text, &spans);
+        let names = names(&text, &spans);
         Some(Tags {
             text,
             spans,
             by_name,
+            names,
         })
     }
 
@@ -157,16 +164,20 @@ impl Tags {
     /// The value of the last tag with this name (names are case-sensitive, as in PGN): of
     /// a duplicated tag, the one nearest the movetext counts (SPEC.md `tag.duplicate`).
     pub fn get(&self, name: &str) -> Option<&str> {
+        if self.names & name_bit(name.as_bytes()) == 0 {
+            return None;
+        }
         // Names compared as bytes: no character-boundary checks for the tags passed over.
         let text = self.text.as_bytes();
         let name_of = |tag: &TagText| text.get(tag.start..tag.name_end).unwrap_or_default();
         let &TagText {
             value_start, end, ..
         } = if self.by_name.is_empty() {
-            self.spans
-                .iter()
-                .rev()
-                .find(|tag| name_of(tag) == name.as_bytes())?
+            let wanted = name.as_bytes();
+            // The length first: most names passed over differ in it.
+            self.spans.iter().rev().find(|tag| {
+                tag.name_end.wrapping_sub(tag.start) == wanted.len() && name_of(tag) == wanted
+            })?
         } else {
             let span_at = |i: &u32| self.spans.get(*i as usize);
             // Past the last of the name (the sort is stable: input order within a name).
@@ -195,6 +206,26 @@ impl PartialEq for Tags {
 }
 
 impl Eq for Tags {}
+
+/// A name's bit in `Tags::names`, from its length and its first and last bytes.
+#[inline]
+fn name_bit(name: &[u8]) -> u64 {
+    let (first, last) = (name.first().copied(), name.last().copied());
+    let mix = name
+        .len()
+        .wrapping_mul(7)
+        .wrapping_add(usize::from(first.unwrap_or(0)).wrapping_mul(3))
+        .wrapping_add(usize::from(last.unwrap_or(0)));
+    1 << (mix % 64)
+}
+
+/// The bits of every name in `spans` (`Tags::names`).
+fn names(text: &str, spans: &[TagText]) -> u64 {
+    spans
+        .iter()
+        .filter_map(|tag| text.as_bytes().get(tag.start..tag.name_end))
+        .fold(0, |bits, name| bits | name_bit(name))
+}
 
 /// For a game of many tags, the spans' indices sorted by name (`Tags::by_name`); empty
 /// for ordinary games.
@@ -278,6 +309,10 @@ mod tests {
         assert_eq!(tags.get("Event"), Some("Last"));
         assert_eq!(tags.get("Black"), Some(""));
         assert_eq!(tags.get("Site"), None);
+        // Names of one length and bit, absent or present.
+        assert_eq!(tags.get("Eventt"), None);
+        assert_eq!(tags.get("Evenu"), None);
+        assert_eq!(tags.get(""), None);
         let collected = Tags::collect(&plain, |bytes| Some(bytes.into())).unwrap();
         assert!(!collected.text.contains('['));
         assert_eq!(tags, collected);
