@@ -454,7 +454,7 @@ impl Replay<'_> {
     /// Plays a legal move and updates every figure. `standard` is the move's standard SAN
     /// when the token is not written so (`None`: the token is standard SAN, its check
     /// sign aside).
-    #[inline]
+    #[inline(always)]
     fn play(
         &mut self,
         m: Move,

@@ -19,6 +19,9 @@ pub struct Tags {
     /// One bit per name held (`name_bit`): a name whose bit is clear is absent, and most
     /// lookups of an absent tag (`FEN`, `Variant`) stop there instead of passing every tag.
     names: u64,
+    /// The bits of `names` that two or more tags set: only a name whose bit is here may
+    /// be held twice.
+    repeated: u64,
 }
 
 /// Where one tag pair stands in `Tags::text`: its name (`start..name_end`), then its value
@@ -88,12 +91,13 @@ impl Tags {
         }
         let text = std::str::from_utf8(region).ok()?.to_string();
         let by_name = by_name(&text, &spans);
-        let names = names(&text, &spans);
+        let (names, repeated) = names(&text, &spans);
         Some(Tags {
             text,
             spans,
             by_name,
             names,
+            repeated,
         })
     }
 
@@ -126,12 +130,13 @@ impl Tags {
         }
         let text = String::from_utf8(text).ok()?;
         let by_name = by_name(&text, &spans);
-        let names = names(&text, &spans);
+        let (names, repeated) = names(&text, &spans);
         Some(Tags {
             text,
             spans,
             by_name,
             names,
+            repeated,
         })
     }
 
@@ -192,6 +197,16 @@ impl Tags {
         self.text.get(value_start..end)
     }
 
+    /// Whether two tags may share a name (when false, no two do).
+    pub fn may_repeat_any(&self) -> bool {
+        self.repeated != 0
+    }
+
+    /// Whether `name` may be held by two tags (when false, it is held once at most).
+    pub fn may_repeat(&self, name: &str) -> bool {
+        self.repeated & name_bit(name.as_bytes()) != 0
+    }
+
     /// The value, or `""` when absent.
     pub fn value(&self, name: &str) -> &str {
         self.get(name).unwrap_or("")
@@ -219,12 +234,20 @@ fn name_bit(name: &[u8]) -> u64 {
     1 << (mix % 64)
 }
 
-/// The bits of every name in `spans` (`Tags::names`).
-fn names(text: &str, spans: &[TagText]) -> u64 {
-    spans
-        .iter()
-        .filter_map(|tag| text.as_bytes().get(tag.start..tag.name_end))
-        .fold(0, |bits, name| bits | name_bit(name))
+/// The bits of every name in `spans`, and those set more than once (`Tags::names`,
+/// `Tags::repeated`).
+fn names(text: &str, spans: &[TagText]) -> (u64, u64) {
+    let (mut names, mut repeated) = (0, 0);
+    for tag in spans {
+        let bit = name_bit(
+            text.as_bytes()
+                .get(tag.start..tag.name_end)
+                .unwrap_or_default(),
+        );
+        repeated |= names & bit;
+        names |= bit;
+    }
+    (names, repeated)
 }
 
 /// For a game of many tags, the spans' indices sorted by name (`Tags::by_name`); empty
