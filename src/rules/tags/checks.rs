@@ -18,6 +18,9 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
     // One pass: which roster tags are present, duplicates, malformed values.
     let mut present = [false; ROSTER.len()];
     let seconds = second_occurrences(tags);
+    if !infos && seconds.none() {
+        return found;
+    }
     for (index, (name, value)) in tags.iter().enumerate() {
         if seconds.is_second(index) {
             found.push((
@@ -62,13 +65,10 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
     found
 }
 
-/// Up to this many tags, names are compared pairwise (cheaper than hashing a few names).
-const PAIRWISE_TAGS: usize = 32;
-
 /// Which tags are the second with their name (where `tag.duplicate` is reported, once per
 /// name).
 enum Seconds {
-    /// A bit per tag, for a game of up to `PAIRWISE_TAGS` tags.
+    /// A bit per tag, for a game of up to 64 tags (`Tags::second_occurrences`).
     Few(u64),
     Many(Vec<bool>),
 }
@@ -80,37 +80,20 @@ impl Seconds {
             Seconds::Many(seconds) => seconds.get(index).copied().unwrap_or(false),
         }
     }
+
+    fn none(&self) -> bool {
+        match self {
+            Seconds::Few(bits) => *bits == 0,
+            Seconds::Many(seconds) => !seconds.contains(&true),
+        }
+    }
 }
 
 /// For each tag, whether it is the second with its name. Linear in the number of tags: a
 /// game of a million tags must not cost a million squared comparisons. An ordinary game
-/// costs no allocation, and only names that may repeat (`Tags::may_repeat`) are compared.
+/// costs no allocation (`Tags::second_occurrences`).
 fn second_occurrences(tags: &Tags) -> Seconds {
-    if tags.len() <= PAIRWISE_TAGS {
-        let mut bits = 0u64;
-        if !tags.may_repeat_any() {
-            return Seconds::Few(bits);
-        }
-        // The names taken out once: each `Tags::iter` step checks its slices' bounds.
-        let mut names = [""; PAIRWISE_TAGS];
-        for (slot, (name, _)) in names.iter_mut().zip(tags.iter()) {
-            *slot = name;
-        }
-        let names = names.get(..tags.len()).unwrap_or_default();
-        for (index, name) in names.iter().enumerate() {
-            if !tags.may_repeat(name) {
-                continue;
-            }
-            let earlier = names.get(..index).unwrap_or_default();
-            if earlier
-                .iter()
-                .filter(|earlier| same_name(earlier, name))
-                .count()
-                == 1
-            {
-                bits |= 1 << index;
-            }
-        }
+    if let Some(bits) = tags.second_occurrences() {
         return Seconds::Few(bits);
     }
     let mut seen: HashMap<&str, u32> = HashMap::new();
@@ -127,11 +110,6 @@ fn second_occurrences(tags: &Tags) -> Seconds {
 
 fn roster_index(name: &str) -> Option<usize> {
     ROSTER.iter().position(|r| *r == name)
-}
-
-/// Tag names compared cheaply first (length, first byte), as most differ there.
-fn same_name(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 /// Why a Date, Elo or Result value is malformed, if it is.

@@ -32,6 +32,8 @@ struct TagText {
     name_end: usize,
     value_start: usize,
     end: usize,
+    /// The name's bit in `Tags::names` (its index, 0 to 63).
+    bit: u8,
 }
 
 /// Tags up to which `get` looks at each tag in turn (cheaper than an index).
@@ -76,6 +78,7 @@ impl Tags {
                 name_end: offset(tag.name.end)?,
                 value_start: offset(tag.value.start)?,
                 end: offset(tag.value.end)?,
+                bit: 0,
             };
             // In order and inside the region, as the splitter makes them.
             if !(at <= span.start
@@ -91,7 +94,7 @@ impl Tags {
         }
         let text = std::str::from_utf8(region).ok()?.to_string();
         let by_name = by_name(&text, &spans);
-        let (names, repeated) = names(&text, &spans);
+        let (names, repeated) = names(&text, &mut spans);
         Some(Tags {
             text,
             spans,
@@ -126,11 +129,12 @@ impl Tags {
                 name_end,
                 value_start: name_end,
                 end: text.len(),
+                bit: 0,
             });
         }
         let text = String::from_utf8(text).ok()?;
         let by_name = by_name(&text, &spans);
-        let (names, repeated) = names(&text, &spans);
+        let (names, repeated) = names(&text, &mut spans);
         Some(Tags {
             text,
             spans,
@@ -148,6 +152,7 @@ impl Tags {
                  name_end,
                  value_start,
                  end,
+                 ..
              }| {
                 (
                     self.text.get(start..name_end).unwrap_or_default(),
@@ -197,9 +202,33 @@ impl Tags {
         self.text.get(value_start..end)
     }
 
-    /// Whether two tags may share a name (when false, no two do).
-    pub fn may_repeat_any(&self) -> bool {
-        self.repeated != 0
+    /// For a game of up to 64 tags, a bit per tag that is the second with its name
+    /// (`tag.duplicate`); `None` for more tags. Only names whose bit two tags set are
+    /// compared, and a game without such names costs no comparison.
+    pub fn second_occurrences(&self) -> Option<u64> {
+        if self.spans.len() > 64 {
+            return None;
+        }
+        let mut seconds = 0u64;
+        if self.repeated == 0 {
+            return Some(seconds);
+        }
+        let text = self.text.as_bytes();
+        let name_of = |tag: &TagText| text.get(tag.start..tag.name_end);
+        for (index, tag) in self.spans.iter().enumerate() {
+            if self.repeated & (1 << tag.bit) == 0 {
+                continue;
+            }
+            let earlier = self.spans.get(..index).unwrap_or_default();
+            let same = earlier
+                .iter()
+                .filter(|other| other.bit == tag.bit && name_of(other) == name_of(tag))
+                .count();
+            if same == 1 {
+                seconds |= 1 << index;
+            }
+        }
+        Some(seconds)
     }
 
     /// Whether `name` may be held by two tags (when false, it is held once at most).
@@ -222,28 +251,36 @@ impl PartialEq for Tags {
 
 impl Eq for Tags {}
 
-/// A name's bit in `Tags::names`, from its length and its first and last bytes.
+/// A name's index in `Tags::names` (0 to 63), from its length and its first and last
+/// bytes.
 #[inline]
-fn name_bit(name: &[u8]) -> u64 {
+fn name_index(name: &[u8]) -> u8 {
     let (first, last) = (name.first().copied(), name.last().copied());
     let mix = name
         .len()
         .wrapping_mul(7)
         .wrapping_add(usize::from(first.unwrap_or(0)).wrapping_mul(3))
         .wrapping_add(usize::from(last.unwrap_or(0)));
-    1 << (mix % 64)
+    (mix % 64) as u8
 }
 
-/// The bits of every name in `spans`, and those set more than once (`Tags::names`,
-/// `Tags::repeated`).
-fn names(text: &str, spans: &[TagText]) -> (u64, u64) {
-    let (mut names, mut repeated) = (0, 0);
+/// A name's bit in `Tags::names`.
+#[inline]
+fn name_bit(name: &[u8]) -> u64 {
+    1 << name_index(name)
+}
+
+/// Sets each span's bit, and returns the bits of every name and those set more than once
+/// (`Tags::names`, `Tags::repeated`).
+fn names(text: &str, spans: &mut [TagText]) -> (u64, u64) {
+    let (mut names, mut repeated) = (0u64, 0u64);
     for tag in spans {
-        let bit = name_bit(
+        tag.bit = name_index(
             text.as_bytes()
                 .get(tag.start..tag.name_end)
                 .unwrap_or_default(),
         );
+        let bit = 1 << tag.bit;
         repeated |= names & bit;
         names |= bit;
     }
