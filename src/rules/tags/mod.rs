@@ -174,7 +174,8 @@ impl Tags {
     /// The value of the last tag with this name (names are case-sensitive, as in PGN): of
     /// a duplicated tag, the one nearest the movetext counts (SPEC.md `tag.duplicate`).
     pub fn get(&self, name: &str) -> Option<&str> {
-        if self.names & name_bit(name.as_bytes()) == 0 {
+        let bit = name_index(name.as_bytes());
+        if self.names & (1 << bit) == 0 {
             return None;
         }
         // Names compared as bytes: no character-boundary checks for the tags passed over.
@@ -184,10 +185,11 @@ impl Tags {
             value_start, end, ..
         } = if self.by_name.is_empty() {
             let wanted = name.as_bytes();
-            // The length first: most names passed over differ in it.
-            self.spans.iter().rev().find(|tag| {
-                tag.name_end.wrapping_sub(tag.start) == wanted.len() && name_of(tag) == wanted
-            })?
+            // The bit first: most names passed over differ in it.
+            self.spans
+                .iter()
+                .rev()
+                .find(|tag| tag.bit == bit && name_of(tag) == wanted)?
         } else {
             let span_at = |i: &u32| self.spans.get(*i as usize);
             // Past the last of the name (the sort is stable: input order within a name).
