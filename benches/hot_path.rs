@@ -1,7 +1,10 @@
 //! criterion benchmarks of the per-game hot path: splitting (with the token and line
-//! work), the replay with every legal-path check, the bare shakmaty replay it is compared
-//! with, repetition tracking on its own, and `convert`'s walk over every line (reading
-//! each move, or with the main line's moves known from the replay, as `convert` has them).
+//! work), the replay with every legal-path check (with the stats figures, and without
+//! them as `validate` replays), the bare shakmaty replay it is compared with, repetition
+//! tracking on its own, the tags (decoded, looked up and checked), the mate analysis of
+//! the final positions (every side, or only what a verdict reads), and `convert`'s walk
+//! over every line (reading each move, or with the main line's moves known from the
+//! replay, as `convert` has them).
 //!
 //! Input: `testdata/bench/lichess_manwithavan.pgn` (289 real games), or the file named by
 //! `PGNKIT_BENCH_PGN`. Run: `cargo bench --bench hot_path`.
@@ -19,9 +22,13 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgnkit::input::{Limits, Splitter};
+use pgnkit::pgn::TextDecoder;
 use pgnkit::pgn::{RawGame, TokenKind};
 use pgnkit::rules::draw::DrawTracker;
+use pgnkit::rules::mate_check::{self, MateCheck, Wanted};
 use pgnkit::rules::replay::movetext::{walk, walk_known};
+use pgnkit::rules::result::GameResult;
+use pgnkit::rules::tags::{Tags, checks};
 use pgnkit::rules::{ReplayOptions, replay};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
@@ -94,6 +101,68 @@ fn benches(c: &mut Criterion) {
                 .iter()
                 .map(|game| replay(black_box(game), &options, &mut ()).plies)
                 .sum::<u32>()
+        })
+    });
+    // `validate` below `--level info`: no stats figures.
+    let verdict_only = ReplayOptions {
+        figures: false,
+        ..ReplayOptions::default()
+    };
+    group.bench_function("replay_verdict_only", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .map(|game| replay(black_box(game), &verdict_only, &mut ()).plies)
+                .sum::<u32>()
+        })
+    });
+    group.bench_function("tags", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .map(|game| {
+                    let tags = Tags::decode(black_box(game), &TextDecoder::Auto);
+                    let found = ["Result", "FEN", "Variant", "WhiteElo"]
+                        .iter()
+                        .filter(|name| tags.get(name).is_some())
+                        .count();
+                    found + checks::check(&tags, false).len()
+                })
+                .sum::<usize>()
+        })
+    });
+    // The final positions that are no mate or stalemate, with their recorded winners.
+    // (Answers the gate lets through are cached for the run, as they are in one.)
+    let finals: Vec<(Chess, Option<shakmaty::Color>)> = games
+        .iter()
+        .filter_map(|game| {
+            let report = replay(game, &options, &mut ());
+            let pos = report.final_pos?;
+            let winner = GameResult::parse(&report.result).and_then(GameResult::winner);
+            (!pos.is_checkmate() && !pos.is_stalemate()).then_some((pos, winner))
+        })
+        .collect();
+    let standard = shakmaty::CastlingMode::Standard;
+    group.bench_function("mate_check_both", |b| {
+        b.iter(|| {
+            finals
+                .iter()
+                .filter(|(pos, _)| {
+                    mate_check::analyse(black_box(pos), standard, MateCheck::Fast).is_dead()
+                })
+                .count()
+        })
+    });
+    group.bench_function("mate_check_verdict_only", |b| {
+        b.iter(|| {
+            finals
+                .iter()
+                .filter(|(pos, winner)| {
+                    let wanted = Wanted::DeadOr(*winner);
+                    mate_check::analyse_wanted(black_box(pos), standard, MateCheck::Fast, wanted)
+                        .is_dead()
+                })
+                .count()
         })
     });
     group.bench_function("bare_replay", |b| {

@@ -55,7 +55,9 @@ fn piece_key(square: Square, piece: Piece) -> u64 {
 }
 
 /// What a move changes in the key apart from castling rights and the en passant square:
-/// the side to move and the pieces that move, arrive or are captured.
+/// the side to move and the pieces that move, arrive or are captured. (Inlined: as a call
+/// it cost a third more than its lookups.)
+#[inline(always)]
 fn move_key(m: Move, turn: Color) -> Option<u64> {
     let mut key = Zobrist64::zobrist_for_white_turn().0;
     match m {
@@ -174,25 +176,17 @@ impl DrawTracker {
     /// no earlier position can recur after it), and the new key by an incremental Zobrist
     /// update (the moved pieces, the side to move, and the castling rights and en passant
     /// square where they changed).
+    #[inline(always)]
     pub fn after_move(&mut self, ply: u32, m: Move, after: &Chess, gave_check: bool) {
         let mover = !after.turn();
         let rights = self.rights;
-        let irreversible = match m {
-            Move::Normal {
-                role: Role::Pawn, ..
-            }
-            | Move::Normal {
-                capture: Some(_), ..
-            }
-            | Move::Castle { .. }
-            | Move::EnPassant { .. }
-            | Move::Put { .. } => true,
-            Move::Normal { role, from, to, .. } => {
-                rights.contains(from)
-                    || rights.contains(to)
-                    || (role == Role::King && (rights & mover.backrank()).any())
-            }
-        } || self.en_passant.is_some();
+        let rights_after = after.castles().castling_rights();
+        // Irreversible as shakmaty's `is_irreversible` decides, read off the position
+        // after it: the halfmove clock restarts at a pawn move or a capture (en passant
+        // and promotions too), and castling or a king or rook move that loses a right
+        // changes the rights; a position with a legal en passant capture cannot recur.
+        let irreversible =
+            after.halfmoves() == 0 || rights_after != rights || self.en_passant.is_some();
         if irreversible {
             self.stretch.clear();
             if !self.occurrences.is_empty() {
@@ -207,7 +201,6 @@ impl DrawTracker {
                     ^ moved
                     ^ en_passant_key(en_passant_before)
                     ^ en_passant_key(self.en_passant);
-                let rights_after = after.castles().castling_rights();
                 if rights_after != rights {
                     let castling = castling_key(after);
                     key ^= self.castling_key ^ castling;
@@ -217,7 +210,7 @@ impl DrawTracker {
                 key
             }
             None => {
-                self.rights = after.castles().castling_rights();
+                self.rights = rights_after;
                 self.castling_key = castling_key(after);
                 position_key(after)
             }
@@ -242,19 +235,28 @@ impl DrawTracker {
     /// How often `key` has occurred once it is added. A short stretch (the usual case: a
     /// pawn move or capture comes every few moves) is scanned; a long one is counted in a
     /// map, so a 100,000-move shuffle stays linear.
+    #[inline(always)]
     fn count_with(&mut self, key: u64) -> u32 {
-        if self.stretch.len() < SCAN_LIMIT {
-            // Positions alternate sides to move, so only every second entry can match.
-            let earlier = self
-                .stretch
-                .iter()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .filter(|seen| seen.key == key)
-                .count();
-            return 1 + u32::try_from(earlier).unwrap_or(u32::MAX);
+        let len = self.stretch.len();
+        if len < SCAN_LIMIT {
+            // Positions alternate sides to move, so only every second entry can match:
+            // the one before the last, and every second one before it.
+            let mut count = 1;
+            let mut at = len.wrapping_sub(2);
+            while let Some(seen) = self.stretch.get(at) {
+                count += u32::from(seen.key == key);
+                at = at.wrapping_sub(2);
+            }
+            return count;
         }
+        self.count_in_map(key)
+    }
+
+    /// `count_with` for a long stretch: out of line, so that the scan of the usual short
+    /// stretch saves no registers for the map.
+    #[cold]
+    #[inline(never)]
+    fn count_in_map(&mut self, key: u64) -> u32 {
         if self.occurrences.is_empty() {
             for seen in &self.stretch {
                 *self.occurrences.entry(seen.key).or_insert(0) += 1;
@@ -265,8 +267,12 @@ impl DrawTracker {
         *occurred
     }
 
+    #[inline(always)]
     fn check_clock(&mut self, ply: u32, pos: &Chess) {
         let clock = pos.halfmoves();
+        if clock < 100 {
+            return;
+        }
         let unset = (clock >= 100 && self.fifty_move_ply.is_none())
             || (clock >= 150 && self.seventy_five_move_ply.is_none());
         // A mate (or stalemate) on the same move ends the game first (FIDE 9.3, 9.6.2), so
@@ -362,7 +368,8 @@ mod tests {
     use super::{DrawTracker, position_key};
 
     /// Plays `moves` from `fen` (or the start) and checks the incremental key against a
-    /// full hash after every move.
+    /// full hash after every move, the stretch against shakmaty's `is_irreversible`, and
+    /// the repetition count against a count of the keys since.
     fn assert_keys(fen: Option<&str>, mode: CastlingMode, moves: &str) {
         let mut pos: Chess = match fen {
             Some(fen) => fen.parse::<Fen>().unwrap().into_position(mode).unwrap(),
@@ -370,11 +377,21 @@ mod tests {
         };
         let mut tracker = DrawTracker::default();
         tracker.start(&pos);
+        // The keys since the last irreversible move, to count repetitions by.
+        let mut since = vec![position_key(&pos)];
         for (i, text) in moves.split_whitespace().enumerate() {
             let m = text.parse::<San>().unwrap().to_move(&pos).unwrap();
+            let irreversible = pos.is_irreversible(m);
             pos.play_unchecked(m);
             tracker.after_move(i as u32 + 1, m, &pos, pos.is_check());
             assert_eq!(tracker.last_key, position_key(&pos), "after {text}");
+            if irreversible {
+                since.clear();
+            }
+            since.push(position_key(&pos));
+            assert_eq!(tracker.stretch.len(), since.len(), "after {text}");
+            let count = since.iter().filter(|&&key| key == tracker.last_key).count();
+            assert_eq!(tracker.current_count as usize, count, "after {text}");
             assert_eq!(
                 tracker.en_passant_square(),
                 pos.legal_ep_square(),
@@ -404,6 +421,14 @@ mod tests {
             Some("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"),
             CastlingMode::Chess960,
             "O-O O-O-O Rbc1 Rh8 Kh1 Rhg8 Rg1 Kb8",
+        );
+        // Repetitions (the knights' shuffle, five times), a rook move that loses one
+        // right and a king move that loses the other, then a shuffle again.
+        assert_keys(
+            None,
+            CastlingMode::Standard,
+            "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 \
+             e4 e5 Rg1 Rg8 Ke2 Ke7 Ke1 Ke8 Rh1 Rh8 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6",
         );
         // A double step beside a pawn pinned along the rank: no legal en passant.
         assert_keys(

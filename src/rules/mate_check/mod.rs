@@ -98,11 +98,33 @@ impl CannotMate {
     }
 }
 
+/// Which sides' verdicts a caller reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wanted {
+    /// Both sides', each decided as far as the level goes (a stats row shows them).
+    Both,
+    /// Only whether the position is dead, and whether this side (the recorded winner,
+    /// if any) can mate: a side that neither can change is not analysed, and is then left
+    /// undecided (able to mate). `is_dead` and `cannot(winner)` are exactly those of
+    /// `Wanted::Both`.
+    DeadOr(Option<Color>),
+}
+
 /// Who can still mate in `pos` at `level`. A checkmate or a stalemate is not analysed
 /// (the game ended there): the caller decides those first. A Chess960 position with
 /// castling rights left is judged by material alone (the `chess` crate knows standard
 /// castling only).
 pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
+    analyse_wanted(pos, mode, level, Wanted::Both)
+}
+
+/// As [`analyse`], the sides analysed as far as `wanted` reads them.
+pub fn analyse_wanted(
+    pos: &Chess,
+    mode: CastlingMode,
+    level: MateCheck,
+    wanted: Wanted,
+) -> Verdict {
     let mut verdict = Verdict {
         white_cannot: pos.has_insufficient_material(Color::White),
         black_cannot: pos.has_insufficient_material(Color::Black),
@@ -113,7 +135,7 @@ pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
         return verdict;
     }
     // Both gates are asked first: most final positions pass both, and need no FEN.
-    let open = [Color::White, Color::Black].map(|side| {
+    let mut open = [Color::White, Color::Black].map(|side| {
         verdict.cannot(side) || (level == MateCheck::Fast && plainly_free(pos, side, FORCED_CHECKS))
     });
     if open == [true, true] {
@@ -126,9 +148,31 @@ pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
     if let Some((cut, _)) = fen.match_indices(' ').nth(3) {
         fen.truncate(cut);
     }
-    for (side, skip) in [Color::White, Color::Black].into_iter().zip(open) {
-        if skip {
+    // The recorded winner first: its answer is always wanted, and may settle that the
+    // position is not dead.
+    let order = match wanted {
+        Wanted::DeadOr(Some(Color::Black)) => [1, 0],
+        _ => [0, 1],
+    };
+    for index in order {
+        let side = if index == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if open.get(index).copied().unwrap_or(true) {
             continue;
+        }
+        if let Wanted::DeadOr(winner) = wanted {
+            // Dead only if every side cannot mate: a side left open (able) or shown able
+            // rules it out, and then only the winner's answer is read.
+            let dead_possible = [Color::White, Color::Black]
+                .into_iter()
+                .zip(open)
+                .all(|(other, done)| verdict.cannot(other) || !done);
+            if winner != Some(side) && !dead_possible {
+                continue;
+            }
         }
         let (cannot, budget) = side_cannot_mate(&fen, side, level);
         match side {
@@ -136,6 +180,9 @@ pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
             Color::Black => verdict.black_cannot = cannot,
         }
         verdict.budget |= budget;
+        if let Some(done) = open.get_mut(index) {
+            *done = true;
+        }
     }
     verdict
 }

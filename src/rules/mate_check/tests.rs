@@ -9,7 +9,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::{MateCheck, analyse};
+use super::{MateCheck, Wanted, analyse, analyse_wanted};
 use crate::rules::fen::check;
 
 /// One labelled position: the FEN and whether White / Black can mate.
@@ -206,4 +206,54 @@ fn spec_examples() {
     }
     let verdict = analyse(&wall, shakmaty::CastlingMode::Standard, MateCheck::Material);
     assert!(!verdict.white_cannot && !verdict.black_cannot);
+}
+
+/// A verdict-only caller (`Wanted::DeadOr`) reads the same deadness and the same answer
+/// for the recorded winner as the full analysis, on every position of the hard set at
+/// `fast` and its first 300 at `full` (the whole set at `full` is the four tests above);
+/// only a side nobody reads is left undecided, as in SPEC.md's lost-on-time
+/// position once White (the winner, able to mate) has been analysed.
+#[test]
+fn wanted_sides_keep_what_they_read() {
+    let hard = labelled("positions.txt");
+    let mut skipped = 0;
+    for (level, count) in [(MateCheck::Fast, hard.len()), (MateCheck::Full, 300)] {
+        for item in hard.iter().take(count) {
+            let Ok((pos, mode)) = check::position(&item.fen, false) else {
+                continue;
+            };
+            if pos.is_checkmate() || pos.is_stalemate() {
+                continue;
+            }
+            let both = analyse(&pos, mode, level);
+            for winner in [None, Some(Color::White), Some(Color::Black)] {
+                let lean = analyse_wanted(&pos, mode, level, Wanted::DeadOr(winner));
+                assert_eq!(lean.is_dead(), both.is_dead(), "{level:?} {}", item.fen);
+                if let Some(side) = winner {
+                    assert_eq!(lean.cannot(side), both.cannot(side), "{}", item.fen);
+                }
+                skipped += usize::from(lean != both);
+            }
+        }
+    }
+    assert!(skipped > 0);
+    let lost_on_time: Chess =
+        check::position("5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1", false)
+            .unwrap()
+            .0;
+    let standard = shakmaty::CastlingMode::Standard;
+    let lean = analyse_wanted(
+        &lost_on_time,
+        standard,
+        MateCheck::Fast,
+        Wanted::DeadOr(Some(Color::White)),
+    );
+    assert!(!lean.white_cannot && !lean.black_cannot);
+    let lean = analyse_wanted(
+        &lost_on_time,
+        standard,
+        MateCheck::Fast,
+        Wanted::DeadOr(Some(Color::Black)),
+    );
+    assert!(!lean.white_cannot && lean.black_cannot);
 }

@@ -35,7 +35,7 @@ use crate::pgn::{InputProblem, InputProblemKind, RawGame, Token, TokenKind};
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
 use crate::rules::fen::setup::{self, SetupError};
 use crate::rules::findings::{Code, Finding};
-use crate::rules::mate_check::{self, Verdict};
+use crate::rules::mate_check::{self, Verdict, Wanted};
 use crate::rules::openings::{self, Book, MAX_BOOK_PLIES, OpeningMatch};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::Tags;
@@ -414,6 +414,9 @@ impl Replay<'_> {
 
     /// Plays the move token at `index`, or reports why it cannot be played. Returns the
     /// number of following tokens it took in (`e8 (Q)`, `exd6 e.p.`), `None` on an error.
+    /// (Inlined into the one loop that calls it: as a call, saving and restoring its
+    /// registers cost 16 instructions a move.)
+    #[inline(always)]
     fn play_token(&mut self, index: usize, visitor: &mut impl PlyVisitor) -> Option<usize> {
         let raw = self.raw;
         let token = raw.tokens.get(index)?;
@@ -454,7 +457,7 @@ impl Replay<'_> {
     /// Plays a legal move and updates every figure. `standard` is the move's standard SAN
     /// when the token is not written so (`None`: the token is standard SAN, its check
     /// sign aside).
-    #[inline]
+    #[inline(always)]
     fn play(
         &mut self,
         m: Move,
@@ -466,8 +469,9 @@ impl Replay<'_> {
         if self.automatic_end.is_some() {
             self.plies_after_end += 1;
         }
+        // The square first: it is rarely there, and reading the move costs more.
         let missed_en_passant =
-            !m.is_en_passant() && self.report.draws.en_passant_square().is_some();
+            self.report.draws.en_passant_square().is_some() && !m.is_en_passant();
         if missed_en_passant {
             let message = self.missed_en_passant_message();
             self.move_finding(Code::EnPassantMissed, token, message);
@@ -511,7 +515,17 @@ impl Replay<'_> {
                 Some(Termination::FivefoldRepetition)
             } else if clock >= 150 && actual_suffix != Some(Suffix::Checkmate) {
                 Some(Termination::SeventyFiveMoves)
-            } else if (ply == 1 || m.is_capture() || m.is_promotion())
+            } else if (ply == 1
+                || matches!(
+                    m,
+                    Move::Normal {
+                        capture: Some(_),
+                        ..
+                    } | Move::Normal {
+                        promotion: Some(_),
+                        ..
+                    } | Move::EnPassant { .. }
+                ))
                 && self.pos.is_insufficient_material()
             {
                 // Only a capture or a promotion changes the material (a FEN may start dead).
@@ -823,9 +837,17 @@ impl Replay<'_> {
     /// A checkmate or stalemate is not called dead (the game ended there).
     fn judge_mates(&mut self, termination: Termination) {
         let (level, mode) = (self.options.mate_check, self.report.castling_mode);
+        // Without the figures (no stats row shows who cannot mate), only what the findings
+        // and the termination read is worked out: dead or not, and the recorded winner.
+        let (wanted, earlier_wanted) = if self.options.figures {
+            (Wanted::Both, Wanted::Both)
+        } else {
+            let winner = GameResult::parse(&self.report.result).and_then(GameResult::winner);
+            (Wanted::DeadOr(winner), Wanted::DeadOr(None))
+        };
         let verdict = match termination {
             Termination::Checkmate | Termination::Stalemate => Verdict::default(),
-            _ => mate_check::analyse(&self.pos, mode, level),
+            _ => mate_check::analyse_wanted(&self.pos, mode, level, wanted),
         };
         self.report.mate = MateFigures {
             level: Some(level),
@@ -846,7 +868,7 @@ impl Replay<'_> {
             pos.play_unchecked(played.mv);
         }
         for (ply, pos) in positions.iter().enumerate().rev() {
-            let earlier = mate_check::analyse(pos, mode, level);
+            let earlier = mate_check::analyse_wanted(pos, mode, level, earlier_wanted);
             self.report.mate.budget |= earlier.budget;
             if !earlier.is_dead() {
                 break;

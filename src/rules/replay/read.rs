@@ -229,6 +229,7 @@ pub(crate) fn move_before_sign(raw: &RawGame, index: usize) -> Option<usize> {
 }
 
 /// `e.p.` (or `ep`) written as its own token after a pawn capture.
+#[inline]
 fn is_en_passant_mark(raw: &RawGame, token: &Token) -> bool {
     token.kind == TokenKind::Word && matches!(raw.token_text(token), b"e.p." | b"ep" | b"e.p")
 }

@@ -29,7 +29,9 @@ pub struct ReplayOptions {
     /// findings cost nothing until they occur.
     pub tag_infos: bool,
     /// Whether to work out the figures only a stats row needs: the opening and the
-    /// `[%clk]`/`[%eval]` annotations (with their `comment.bad-annotation` findings).
+    /// `[%clk]`/`[%eval]` annotations (with their `comment.bad-annotation` findings),
+    /// and who cannot mate where neither a finding nor the termination asks (a side not
+    /// the recorded winner, in a position another side keeps alive).
     /// Commands that never show them (`validate` below `--level info`, `fen`, `convert`
     /// without `--add-opening`, `select`) turn it off unless a `--where` reads a column.
     pub figures: bool,

@@ -18,8 +18,11 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
     // One pass: which roster tags are present, duplicates, malformed values.
     let mut present = [false; ROSTER.len()];
     let seconds = second_occurrences(tags);
-    for ((name, value), second) in tags.iter().zip(seconds) {
-        if second {
+    if !infos && seconds.none() {
+        return found;
+    }
+    for (index, (name, value)) in tags.iter().enumerate() {
+        if seconds.is_second(index) {
             found.push((
                 Code::TagDuplicate,
                 format!(
@@ -62,46 +65,51 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
     found
 }
 
-/// Up to this many tags, names are compared pairwise (cheaper than hashing a few names).
-const PAIRWISE_TAGS: usize = 32;
+/// Which tags are the second with their name (where `tag.duplicate` is reported, once per
+/// name).
+enum Seconds {
+    /// A bit per tag, for a game of up to 64 tags (`Tags::second_occurrences`).
+    Few(u64),
+    Many(Vec<bool>),
+}
 
-/// For each tag, whether it is the second with its name (where `tag.duplicate` is
-/// reported, once per name). Linear in the number of tags: a game of a million tags
-/// must not cost a million squared comparisons.
-fn second_occurrences(tags: &Tags) -> Vec<bool> {
-    if tags.len() <= PAIRWISE_TAGS {
-        // The names taken out once: each `Tags::iter` step checks its slices' bounds.
-        let names: Vec<&str> = tags.iter().map(|(name, _)| name).collect();
-        return names
-            .iter()
-            .enumerate()
-            .map(|(index, name)| {
-                let earlier = names.get(..index).unwrap_or_default();
-                earlier
-                    .iter()
-                    .filter(|earlier| same_name(earlier, name))
-                    .count()
-                    == 1
-            })
-            .collect();
+impl Seconds {
+    fn is_second(&self, index: usize) -> bool {
+        match self {
+            Seconds::Few(bits) => index < 64 && bits & (1 << index) != 0,
+            Seconds::Many(seconds) => seconds.get(index).copied().unwrap_or(false),
+        }
+    }
+
+    fn none(&self) -> bool {
+        match self {
+            Seconds::Few(bits) => *bits == 0,
+            Seconds::Many(seconds) => !seconds.contains(&true),
+        }
+    }
+}
+
+/// For each tag, whether it is the second with its name. Linear in the number of tags: a
+/// game of a million tags must not cost a million squared comparisons. An ordinary game
+/// costs no allocation (`Tags::second_occurrences`).
+fn second_occurrences(tags: &Tags) -> Seconds {
+    if let Some(bits) = tags.second_occurrences() {
+        return Seconds::Few(bits);
     }
     let mut seen: HashMap<&str, u32> = HashMap::new();
-    tags.iter()
-        .map(|(name, _)| {
-            let count = seen.entry(name).or_insert(0);
-            *count = count.saturating_add(1);
-            *count == 2
-        })
-        .collect()
+    Seconds::Many(
+        tags.iter()
+            .map(|(name, _)| {
+                let count = seen.entry(name).or_insert(0);
+                *count = count.saturating_add(1);
+                *count == 2
+            })
+            .collect(),
+    )
 }
 
 fn roster_index(name: &str) -> Option<usize> {
     ROSTER.iter().position(|r| *r == name)
-}
-
-/// Tag names compared cheaply first (length, first byte), as most differ there.
-fn same_name(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 /// Why a Date, Elo or Result value is malformed, if it is.
@@ -181,4 +189,54 @@ fn implausible(text: &str) -> Vec<String> {
         ));
     }
     why
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        reason = "a test fails loudly"
+    )]
+
+    use super::check;
+    use crate::input::{Limits, Splitter};
+    use crate::pgn::TextDecoder;
+    use crate::rules::findings::Code;
+    use crate::rules::tags::Tags;
+
+    fn tags(header: &str) -> Tags {
+        let pgn = format!("{header}\n*\n");
+        let mut splitter = Splitter::new(pgn.as_bytes(), "-".into(), Limits::default());
+        let raw = splitter.next_game().unwrap().unwrap();
+        Tags::decode(&raw, &TextDecoder::Auto)
+    }
+
+    /// `tag.duplicate` once per repeated name, at its second occurrence: `Exent` shares
+    /// `Event`'s length and first and last letters (so the two are compared) and is no
+    /// duplicate; a game without two names alike has none.
+    #[test]
+    fn duplicates_are_found_once_per_name() {
+        let repeated = tags(
+            "[Event \"a\"]\n[Exent \"b\"]\n[Event \"c\"]\n[Site \"d\"]\n[Event \"e\"]\n[Site \"f\"]",
+        );
+        assert!(repeated.may_repeat("Exent"));
+        let found: Vec<String> = check(&repeated, false)
+            .into_iter()
+            .map(|(code, message)| {
+                assert_eq!(code, Code::TagDuplicate);
+                message
+            })
+            .collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("[Event]"), "{found:?}");
+        assert!(found[1].starts_with("[Site]"), "{found:?}");
+        let plain = tags("[Event \"a\"]\n[Site \"b\"]\n[Date \"2024.01.01\"]");
+        assert!(check(&plain, false).is_empty());
+        assert!(
+            check(&plain, true)
+                .iter()
+                .any(|(code, _)| *code == Code::TagMissingRoster)
+        );
+    }
 }

@@ -8,7 +8,7 @@ use crate::pgn::{RawGame, TextDecoder};
 
 /// Tag pairs in input order, decoded (escapes resolved, UTF-8 or Latin-1). All the text
 /// lives in one string, so a game's tags cost two allocations, not two per tag.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Tags {
     text: String,
     spans: Vec<TagText>,
@@ -16,14 +16,24 @@ pub struct Tags {
     /// of a name comes first, the last last): `get` searches it instead of every tag, which would make
     /// a finding per tag cost the square of the tags. Empty for ordinary games.
     by_name: Vec<u32>,
+    /// One bit per name held (`name_bit`): a name whose bit is clear is absent, and most
+    /// lookups of an absent tag (`FEN`, `Variant`) stop there instead of passing every tag.
+    names: u64,
+    /// The bits of `names` that two or more tags set: only a name whose bit is here may
+    /// be held twice.
+    repeated: u64,
 }
 
-/// Where one tag pair stands in `Tags::text`: its name, then its value from the name's end.
+/// Where one tag pair stands in `Tags::text`: its name (`start..name_end`), then its value
+/// (`value_start..end`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct TagText {
     start: usize,
     name_end: usize,
+    value_start: usize,
     end: usize,
+    /// The name's bit in `Tags::names` (its index, 0 to 63).
+    bit: u8,
 }
 
 /// Tags up to which `get` looks at each tag in turn (cheaper than an index).
@@ -41,11 +51,57 @@ impl Tags {
                 Cow::Owned(text) => Cow::Owned(text.into_bytes()),
             })
         };
-        matches!(decoder, TextDecoder::Auto)
-            .then(|| Tags::collect(raw, as_is))
+        let auto = matches!(decoder, TextDecoder::Auto);
+        auto.then(|| Tags::copy_region(raw))
             .flatten()
+            .or_else(|| auto.then(|| Tags::collect(raw, as_is)).flatten())
             .or_else(|| Tags::collect(raw, decoded))
             .unwrap_or_default()
+    }
+
+    /// The commonest case at the cost of one copy: the bytes from the first tag's name to
+    /// the last one's value, UTF-8 and without a `\\` (so no escape to resolve), taken as
+    /// they are, the spans pointing into them. `None` sends the game to `collect`.
+    fn copy_region(raw: &RawGame) -> Option<Tags> {
+        let (first, last) = (raw.tags.first()?, raw.tags.last()?);
+        let base = first.name.start as usize;
+        let region = raw.bytes.get(base..last.value.end as usize)?;
+        if memchr::memchr(b'\\', region).is_some() {
+            return None;
+        }
+        let mut spans = Vec::with_capacity(raw.tags.len());
+        let mut at = 0;
+        for tag in &raw.tags {
+            let offset = |at: u32| (at as usize).checked_sub(base);
+            let span = TagText {
+                start: offset(tag.name.start)?,
+                name_end: offset(tag.name.end)?,
+                value_start: offset(tag.value.start)?,
+                end: offset(tag.value.end)?,
+                bit: 0,
+            };
+            // In order and inside the region, as the splitter makes them.
+            if !(at <= span.start
+                && span.start <= span.name_end
+                && span.name_end <= span.value_start
+                && span.value_start <= span.end
+                && span.end <= region.len())
+            {
+                return None;
+            }
+            at = span.end;
+            spans.push(span);
+        }
+        let text = std::str::from_utf8(region).ok()?.to_string();
+        let by_name = by_name(&text, &spans);
+        let (names, repeated) = names(&text, &mut spans);
+        Some(Tags {
+            text,
+            spans,
+            by_name,
+            names,
+            repeated,
+        })
     }
 
     /// Every tag's name and unescaped value, each part's bytes given by `text_of`, into one
@@ -71,25 +127,20 @@ impl Tags {
             spans.push(TagText {
                 start,
                 name_end,
+                value_start: name_end,
                 end: text.len(),
+                bit: 0,
             });
         }
         let text = String::from_utf8(text).ok()?;
-        let mut by_name = Vec::new();
-        if spans.len() > SCANNED_TAGS {
-            let name = |i: &u32| {
-                spans
-                    .get(*i as usize)
-                    .and_then(|tag| text.as_bytes().get(tag.start..tag.name_end))
-                    .unwrap_or_default()
-            };
-            by_name = (0..u32::try_from(spans.len()).unwrap_or(u32::MAX)).collect();
-            by_name.sort_by(|a, b| name(a).cmp(name(b)));
-        }
+        let by_name = by_name(&text, &spans);
+        let (names, repeated) = names(&text, &mut spans);
         Some(Tags {
             text,
             spans,
             by_name,
+            names,
+            repeated,
         })
     }
 
@@ -99,11 +150,13 @@ impl Tags {
             |&TagText {
                  start,
                  name_end,
+                 value_start,
                  end,
+                 ..
              }| {
                 (
                     self.text.get(start..name_end).unwrap_or_default(),
-                    self.text.get(name_end..end).unwrap_or_default(),
+                    self.text.get(value_start..end).unwrap_or_default(),
                 )
             },
         )
@@ -121,14 +174,22 @@ impl Tags {
     /// The value of the last tag with this name (names are case-sensitive, as in PGN): of
     /// a duplicated tag, the one nearest the movetext counts (SPEC.md `tag.duplicate`).
     pub fn get(&self, name: &str) -> Option<&str> {
+        let bit = name_index(name.as_bytes());
+        if self.names & (1 << bit) == 0 {
+            return None;
+        }
         // Names compared as bytes: no character-boundary checks for the tags passed over.
         let text = self.text.as_bytes();
         let name_of = |tag: &TagText| text.get(tag.start..tag.name_end).unwrap_or_default();
-        let &TagText { name_end, end, .. } = if self.by_name.is_empty() {
+        let &TagText {
+            value_start, end, ..
+        } = if self.by_name.is_empty() {
+            let wanted = name.as_bytes();
+            // The bit first: most names passed over differ in it.
             self.spans
                 .iter()
                 .rev()
-                .find(|tag| name_of(tag) == name.as_bytes())?
+                .find(|tag| tag.bit == bit && name_of(tag) == wanted)?
         } else {
             let span_at = |i: &u32| self.spans.get(*i as usize);
             // Past the last of the name (the sort is stable: input order within a name).
@@ -140,13 +201,109 @@ impl Tags {
                 .and_then(span_at)
                 .filter(|tag| name_of(tag) == name.as_bytes())?
         };
-        self.text.get(name_end..end)
+        self.text.get(value_start..end)
+    }
+
+    /// For a game of up to 64 tags, a bit per tag that is the second with its name
+    /// (`tag.duplicate`); `None` for more tags. Only names whose bit two tags set are
+    /// compared, and a game without such names costs no comparison.
+    pub fn second_occurrences(&self) -> Option<u64> {
+        if self.spans.len() > 64 {
+            return None;
+        }
+        let mut seconds = 0u64;
+        if self.repeated == 0 {
+            return Some(seconds);
+        }
+        let text = self.text.as_bytes();
+        let name_of = |tag: &TagText| text.get(tag.start..tag.name_end);
+        for (index, tag) in self.spans.iter().enumerate() {
+            if self.repeated & (1 << tag.bit) == 0 {
+                continue;
+            }
+            let earlier = self.spans.get(..index).unwrap_or_default();
+            let same = earlier
+                .iter()
+                .filter(|other| other.bit == tag.bit && name_of(other) == name_of(tag))
+                .count();
+            if same == 1 {
+                seconds |= 1 << index;
+            }
+        }
+        Some(seconds)
+    }
+
+    /// Whether `name` may be held by two tags (when false, it is held once at most).
+    pub fn may_repeat(&self, name: &str) -> bool {
+        self.repeated & name_bit(name.as_bytes()) != 0
     }
 
     /// The value, or `""` when absent.
     pub fn value(&self, name: &str) -> &str {
         self.get(name).unwrap_or("")
     }
+}
+
+/// Equal when they hold the same pairs in the same order, however the text is laid out.
+impl PartialEq for Tags {
+    fn eq(&self, other: &Tags) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tags {}
+
+/// A name's index in `Tags::names` (0 to 63), from its length and its first and last
+/// bytes.
+#[inline]
+fn name_index(name: &[u8]) -> u8 {
+    let (first, last) = (name.first().copied(), name.last().copied());
+    let mix = name
+        .len()
+        .wrapping_mul(7)
+        .wrapping_add(usize::from(first.unwrap_or(0)).wrapping_mul(3))
+        .wrapping_add(usize::from(last.unwrap_or(0)));
+    (mix % 64) as u8
+}
+
+/// A name's bit in `Tags::names`.
+#[inline]
+fn name_bit(name: &[u8]) -> u64 {
+    1 << name_index(name)
+}
+
+/// Sets each span's bit, and returns the bits of every name and those set more than once
+/// (`Tags::names`, `Tags::repeated`).
+fn names(text: &str, spans: &mut [TagText]) -> (u64, u64) {
+    let (mut names, mut repeated) = (0u64, 0u64);
+    for tag in spans {
+        tag.bit = name_index(
+            text.as_bytes()
+                .get(tag.start..tag.name_end)
+                .unwrap_or_default(),
+        );
+        let bit = 1 << tag.bit;
+        repeated |= names & bit;
+        names |= bit;
+    }
+    (names, repeated)
+}
+
+/// For a game of many tags, the spans' indices sorted by name (`Tags::by_name`); empty
+/// for ordinary games.
+fn by_name(text: &str, spans: &[TagText]) -> Vec<u32> {
+    if spans.len() <= SCANNED_TAGS {
+        return Vec::new();
+    }
+    let name = |i: &u32| {
+        spans
+            .get(*i as usize)
+            .and_then(|tag| text.as_bytes().get(tag.start..tag.name_end))
+            .unwrap_or_default()
+    };
+    let mut by_name: Vec<u32> = (0..u32::try_from(spans.len()).unwrap_or(u32::MAX)).collect();
+    by_name.sort_by(|a, b| name(a).cmp(name(b)));
+    by_name
 }
 
 /// Appends `value` to `out` with the PGN escapes `\"` and `\\` resolved.
@@ -169,5 +326,68 @@ fn unescape_into(value: &[u8], out: &mut Vec<u8>) {
         } else {
             out.push(b);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::Tags;
+    use crate::input::{Limits, Splitter};
+    use crate::pgn::{RawGame, TextDecoder};
+
+    fn game(pgn: &[u8]) -> RawGame {
+        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
+        splitter.next_game().unwrap().unwrap()
+    }
+
+    fn pairs(tags: &Tags) -> Vec<(String, String)> {
+        tags.iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+
+    /// Plain UTF-8 tags are the header's bytes copied once (the brackets and quotes stay
+    /// in the text between the spans); an escape, a Latin-1 byte or an `--encoding`
+    /// takes the tag-by-tag way; every way reads the same pairs, and `get` the last of a
+    /// name.
+    #[test]
+    fn every_way_reads_the_same_pairs() {
+        let plain = game(
+            "[Event \"Café\"]\n[White \"A, B\"]\n[Event \"Last\"]\n[Black \"\"]\n1. e4 *\n"
+                .as_bytes(),
+        );
+        let tags = Tags::decode(&plain, &TextDecoder::Auto);
+        assert!(tags.text.contains("\"]\n["), "{:?}", tags.text);
+        let expected = [
+            ("Event", "Café"),
+            ("White", "A, B"),
+            ("Event", "Last"),
+            ("Black", ""),
+        ]
+        .map(|(name, value)| (name.to_string(), value.to_string()));
+        assert_eq!(pairs(&tags), expected);
+        assert_eq!(tags.get("Event"), Some("Last"));
+        assert_eq!(tags.get("Black"), Some(""));
+        assert_eq!(tags.get("Site"), None);
+        // Names of one length and bit, absent or present.
+        assert_eq!(tags.get("Eventt"), None);
+        assert_eq!(tags.get("Evenu"), None);
+        assert_eq!(tags.get(""), None);
+        let collected = Tags::collect(&plain, |bytes| Some(bytes.into())).unwrap();
+        assert!(!collected.text.contains('['));
+        assert_eq!(tags, collected);
+
+        let escaped = game(b"[Event \"a \\\"b\\\" \\\\\"]\n[Site \"x\"]\n*\n");
+        let tags = Tags::decode(&escaped, &TextDecoder::Auto);
+        assert_eq!(tags.get("Event"), Some("a \"b\" \\"));
+        assert_eq!(tags.get("Site"), Some("x"));
+        assert!(!tags.text.contains('['));
+
+        let latin1 = game(b"[White \"Caf\xe9\"]\n[Black \"B\"]\n*\n");
+        let tags = Tags::decode(&latin1, &TextDecoder::Auto);
+        assert_eq!(tags.get("White"), Some("Café"));
+        assert_eq!(tags.get("Black"), Some("B"));
     }
 }
