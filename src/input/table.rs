@@ -607,36 +607,52 @@ impl TableRows {
             }
             _ => &[],
         };
-        // The tags are known: only the movetext is split, and the tag lines put before it.
-        // Tags past the game size limit go through the splitter with the movetext, which
-        // cuts them there.
+        // The tags are known: only the movetext is split, into a game that starts with
+        // the tag lines (`with_head`). Tags past the game size limit go through the
+        // splitter with the movetext, which cuts them there.
         let head = tags.len();
         let tags_inside = head <= self.limits.max_game_bytes;
-        let text = if tags_inside {
-            moves.clear();
-            moves
-        } else {
+        moves.clear();
+        if !tags_inside {
+            moves.extend_from_slice(tags);
             raw_tags.clear();
-            &mut *tags
-        };
+        }
         // One buffer, the line end with the movetext: the splitter takes whole lines from
         // its buffer (a line split between two buffers goes the slow way).
-        text.extend_from_slice(movetext);
-        text.push(b'\n');
+        moves.extend_from_slice(movetext);
+        moves.push(b'\n');
         let mut splitter =
-            Splitter::for_part(&text[..], self.file.clone(), self.limits, 1, false, true)
+            Splitter::for_part(&moves[..], self.file.clone(), self.limits, 1, false, true)
                 .with_spares(std::mem::take(spare));
+        // A row with no tag (every tag cell null) is its movetext alone.
+        let with_tags = tags_inside && !raw_tags.is_empty();
+        if with_tags {
+            splitter = splitter.with_head(tags, raw_tags);
+        }
         // Reading a slice cannot fail.
         let first = splitter.next_game().ok().flatten();
         let more = splitter.next_game().ok().flatten().is_some();
         *spare = splitter.into_spares();
-        let found = first.is_some();
         let mut game = match first {
-            Some(game) => game,
+            Some(mut game) => {
+                if with_tags && game.bytes.len() < head {
+                    // The movetext's lines that belong to no game were dropped, and with
+                    // them the blank line after the tags: it stays (ends the tags).
+                    game.bytes.clear();
+                    game.bytes.extend_from_slice(tags);
+                }
+                game
+            }
             None => {
-                // No moves (and no tags, or tags put in below).
+                // No moves: the tags alone, without the blank line after them, which ends
+                // nothing.
                 let mut game = spare.pop().unwrap_or_else(|| empty_game(&self.file));
                 game.reset(self.file.clone(), 1);
+                if with_tags {
+                    game.bytes
+                        .extend_from_slice(tags.get(..head - 1).unwrap_or_default());
+                    game.tags.extend_from_slice(raw_tags);
+                }
                 game
             }
         };
@@ -651,28 +667,6 @@ impl TableRows {
         }
         for problem in &mut game.problems {
             problem.line = 0;
-        }
-        if tags_inside && !raw_tags.is_empty() {
-            // Without moves, the blank line after the tags ends nothing.
-            let tags = match found {
-                true => &tags[..],
-                false => tags.get(..head - 1).unwrap_or_default(),
-            };
-            // In front of the movetext's bytes, moved up in place.
-            let moves = game.bytes.len();
-            game.bytes.resize(moves + tags.len(), 0);
-            game.bytes.copy_within(0..moves, tags.len());
-            if let Some(front) = game.bytes.get_mut(..tags.len()) {
-                front.copy_from_slice(tags);
-            }
-            for token in &mut game.tokens {
-                token.span = token.span.shifted(head);
-            }
-            for tag in &mut game.tags {
-                tag.name = tag.name.shifted(head);
-                tag.value = tag.value.shifted(head);
-            }
-            game.tags.splice(0..0, raw_tags.iter().copied());
         }
         if more {
             game.problems.push(InputProblem {
@@ -755,6 +749,15 @@ fn push_tag_value(out: &mut Vec<u8>, values: &Values, index: usize, kind: Kind) 
     let _ = match values {
         Values::Text(values) => {
             let bytes = values.get(index).map_or(&[][..], |v| v.data());
+            // Most values need no escape: one look at every byte (without an early exit,
+            // so that it is vectorised), then one copy.
+            let plain = !bytes.iter().fold(false, |seen, &b| {
+                seen | matches!(b, b'"' | b'\\' | b'\n' | b'\r')
+            });
+            if plain {
+                out.extend_from_slice(bytes);
+                return;
+            }
             for &b in bytes {
                 match b {
                     b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
