@@ -138,9 +138,7 @@ fn lex_word(
     // The common case first: a move (a word that starts with a letter and is no glyph,
     // `N` and `D` alone being glyphs), with no marker glued to it.
     let letter = cls & (DIGIT | GLYPH_START) == 0 && c != b'.';
-    if (letter || (matches!(c, b'N' | b'D') && len > 1))
-        && (len < 5 || !may_end_in_marker(word))
-    {
+    if (letter || (matches!(c, b'N' | b'D') && len > 1)) && (len < 5 || !may_end_in_marker(word)) {
         push(out.tokens, st.limit_hit, line, TokenKind::Word, i, i + len);
         return Lexed::At(i + len);
     }
