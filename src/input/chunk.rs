@@ -104,6 +104,9 @@ pub struct Chunker<R> {
     max_chunk_bytes: usize,
     /// The bytes after the last cut, which lead the next chunk.
     carry: Vec<u8>,
+    /// Bytes per line in the last chunk's buffer (0 before the first): a chunk of short
+    /// lines is bounded by `max_games` lines, not by its bytes.
+    line_bytes: usize,
     next_line: u64,
     started: bool,
     /// The reader reached its end (or failed): it is not read again, while the chunks
@@ -128,6 +131,7 @@ impl<R: BufRead> Chunker<R> {
             chunk_bytes: chunk_bytes.max(1),
             max_chunk_bytes,
             carry: Vec::new(),
+            line_bytes: 0,
             next_line: 1,
             started: false,
             ended: false,
@@ -162,11 +166,27 @@ impl<R: BufRead> Chunker<R> {
         }
         self.carry.clear();
         // A chunk's worth of new bytes after the carried ones, unless the carried bytes
-        // (left by a chunk cut short at `max_games`) make a chunk already.
+        // (left by a chunk cut short at `max_games`) make a chunk already. Where lines are
+        // short, `max_games` lines take fewer bytes than that: about as many are read as
+        // they take (as the last chunk's lines went), since whatever is read past the cut
+        // is carried, copied out and back in (a 64 KiB read of 40-byte lines left two
+        // thirds of it to carry, every chunk).
+        let lines_take = self
+            .line_bytes
+            .saturating_mul(self.max_games)
+            .saturating_mul(7)
+            / 8;
+        // Nothing is read when the carried bytes hold that many lines already (the cut
+        // then comes within them, or, in one long game, the loop below reads on).
+        let fresh = if lines_take == 0 {
+            self.chunk_bytes
+        } else {
+            lines_take.saturating_sub(filled).min(self.chunk_bytes)
+        };
         let mut want = if filled >= self.chunk_bytes {
             filled
         } else {
-            filled + self.chunk_bytes
+            filled + fresh
         };
         loop {
             let at_end = self.fill(&mut buffer, &mut filled, want);
@@ -182,6 +202,7 @@ impl<R: BufRead> Chunker<R> {
                 return self.next_piece(Vec::new());
             }
             let lines = count_lines(bytes);
+            self.line_bytes = usize::try_from(bytes.len() as u64 / lines.max(1)).unwrap_or(0);
             let crowded = lines > self.max_games as u64;
             if at_end && !crowded {
                 return Ok(Some(self.last_chunk(buffer, filled, starts_file)));
@@ -620,5 +641,36 @@ mod tests {
         let expected = whole(&utf16, Limits::default());
         assert_eq!(expected.len(), 1);
         assert_eq!(chunked(&utf16, Limits::default(), 128, 1 << 20), expected);
+    }
+
+    /// Where lines are short, a chunk is bounded by its lines (`MAX_CHUNK_GAMES`), not its
+    /// bytes: about as many bytes are read as those lines take, so little is carried (and
+    /// copied twice) into the next chunk. Reading a full `CHUNK_BYTES` each time carried
+    /// two thirds of every read.
+    #[test]
+    fn short_lines_leave_little_to_carry() {
+        let game = b"[Event \"e\"]\n[Site \"s\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n";
+        let pgn = game.repeat(100_000);
+        let mut chunker = Chunker::with_sizes(
+            &pgn[..],
+            Limits::default(),
+            super::CHUNK_BYTES,
+            super::MAX_CHUNK_BYTES,
+        );
+        let (mut carried, mut emitted) = (0, 0);
+        let mut buffer = Vec::new();
+        while let Some(Piece::Chunk(chunk)) =
+            chunker.next_piece(std::mem::take(&mut buffer)).unwrap()
+        {
+            carried += chunker.carry.len();
+            emitted += chunk.bytes().len();
+            assert!(super::count_lines(chunk.bytes()) <= super::MAX_CHUNK_GAMES as u64);
+            buffer = chunk.into_buffer();
+        }
+        assert_eq!(emitted, pgn.len());
+        assert!(
+            carried * 4 < emitted,
+            "{carried} bytes carried for {emitted}"
+        );
     }
 }

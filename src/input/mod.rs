@@ -16,4 +16,4 @@ pub use chunk::{CHUNK_BYTES, Chunk, Chunker, MAX_CHUNK_BYTES, Piece, Rest};
 pub use decompress::{Decoded, Opened, open_decoded, open_source};
 pub use sources::{Listing, Source, expand_inputs};
 pub use split::{Limits, Splitter, keep_spares};
-pub use table::TableGames;
+pub use table::{RowMaker, TableGames, TableRows};

@@ -5,7 +5,9 @@
 //! PGN file, so a row is a game in every way (`select` writes that text); its `game`,
 //! `line` and every line within it are the row number. Rows are read in batches of at
 //! most `BATCH_ROWS` rows, fewer when their cells are large (`BATCH_BYTES`), whatever the
-//! file's row groups.
+//! file's row groups. The reading (decompression and decoding) hands out the rows as
+//! `TableRows`, pieces of a batch that share its cells; a row becomes a game where the
+//! piece is made into games (`TableRows::next_game`: on a worker with several threads).
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -63,8 +65,6 @@ struct Wanted {
 struct Cells {
     defs: Vec<i16>,
     values: Values,
-    /// The next value to hand out.
-    next: usize,
 }
 
 #[derive(Default)]
@@ -85,28 +85,57 @@ pub struct TableGames {
     file: Arc<str>,
     limits: Limits,
     /// The tag columns in file order, then the movetext column last.
-    wanted: Vec<Wanted>,
+    wanted: Arc<[Wanted]>,
     /// Column readers of the row group being read (as `wanted`), and its rows left.
     readers: Vec<ColumnReader>,
     rows_left: u64,
     next_group: usize,
-    /// The batch being handed out (as `wanted`), its rows not yet handed out, and the
-    /// row within it being made.
-    batch: Vec<Cells>,
+    /// The batch being handed out (as `wanted`), its rows not yet handed out, the next
+    /// of them, and each column's index of the value of that row.
+    batch: Arc<Vec<Cells>>,
     batch_rows_left: usize,
     batch_row: usize,
+    batch_values: Vec<usize>,
     batch_size: usize,
     /// Rows handed out so far.
     row: u64,
     counter: Arc<AtomicU64>,
-    spare: Vec<RawGame>,
+    /// The rows being made into games by `next_game` (one thread), and its buffers.
+    current: Option<TableRows>,
+    maker: RowMaker,
+    /// Columns skipped as no tag name, said once per file (taken by the caller).
+    pub warnings: Vec<String>,
+}
+
+/// Rows of a batch, to be made into games (`next_game`) where the caller wants it: the
+/// reading turn only decodes them. They share the batch's cells with the other pieces cut
+/// from it.
+pub struct TableRows {
+    file: Arc<str>,
+    limits: Limits,
+    wanted: Arc<[Wanted]>,
+    batch: Arc<Vec<Cells>>,
+    /// The next row in the batch, and the row after the last one.
+    row: usize,
+    end: usize,
+    /// Each column's index of the value of the next row (nulls hold no value).
+    values: Vec<usize>,
+    /// The row number of the next row in the file (1-based).
+    number: u64,
+    /// The bytes of the rows' string cells.
+    bytes: usize,
+}
+
+/// The buffers a row's game is made with, kept from row to row, and spare games whose
+/// buffers are reused.
+#[derive(Default)]
+pub struct RowMaker {
     /// The tag lines of the row being made and a blank line, as PGN text, and their
     /// spans; its movetext and a line end, for the splitter.
     tags: Vec<u8>,
     raw_tags: Vec<RawTag>,
     moves: Vec<u8>,
-    /// Columns skipped as no tag name, said once per file (taken by the caller).
-    pub warnings: Vec<String>,
+    spare: Vec<RawGame>,
 }
 
 fn invalid(message: String) -> io::Error {
@@ -328,39 +357,90 @@ impl TableGames {
             reader,
             file: name,
             limits,
-            wanted,
+            wanted: wanted.into(),
             readers: Vec::new(),
             rows_left: 0,
             next_group: 0,
-            batch: Vec::new(),
+            batch: Arc::new(Vec::new()),
             batch_rows_left: 0,
             batch_row: 0,
+            batch_values: Vec::new(),
             batch_size: BATCH_ROWS,
             row: 0,
             counter,
-            spare: Vec::new(),
-            tags: Vec::new(),
-            raw_tags: Vec::new(),
-            moves: Vec::new(),
+            current: None,
+            maker: RowMaker::default(),
             warnings,
         })
     }
 
     /// Takes back games that have been used, to reuse their buffers.
     pub fn recycle(&mut self, games: &mut Vec<RawGame>) {
-        keep_spares(&mut self.spare, games);
+        self.maker.recycle(games);
     }
 
     /// The next row's game; `Ok(None)` after the last row.
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        loop {
+            if let Some(rows) = self.current.as_mut()
+                && let Some(game) = rows.next_game(&mut self.maker)
+            {
+                return Ok(Some(game));
+            }
+            self.current = self.next_rows(BATCH_ROWS, usize::MAX)?;
+            if self.current.is_none() {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// The next rows, at most `max_rows` of them and no more than needed to hold
+    /// `max_bytes` of string cells (one row at least); `Ok(None)` after the last row.
+    pub fn next_rows(
+        &mut self,
+        max_rows: usize,
+        max_bytes: usize,
+    ) -> io::Result<Option<TableRows>> {
         if self.batch_rows_left == 0 && !guarded(|| self.read_batch())?? {
             return Ok(None);
         }
-        self.batch_rows_left -= 1;
-        self.row += 1;
-        let game = self.make_game();
-        self.batch_row += 1;
-        game.map(Some)
+        let start = self.batch_row;
+        let values = self.batch_values.clone();
+        let mut bytes = 0;
+        let mut rows = 0;
+        while rows < max_rows.max(1) && self.batch_rows_left > 0 && (rows == 0 || bytes < max_bytes)
+        {
+            let row = self.batch_row;
+            for ((wanted, cells), value) in self
+                .wanted
+                .iter()
+                .zip(self.batch.iter())
+                .zip(&mut self.batch_values)
+            {
+                let Some(index) = value_at(cells, wanted.max_def, row, value) else {
+                    continue;
+                };
+                if let Values::Text(texts) = &cells.values {
+                    bytes += texts.get(index).map_or(0, ByteArray::len);
+                }
+            }
+            self.batch_row += 1;
+            self.batch_rows_left -= 1;
+            rows += 1;
+        }
+        let number = self.row + 1;
+        self.row += rows as u64;
+        Ok(Some(TableRows {
+            file: self.file.clone(),
+            limits: self.limits,
+            wanted: self.wanted.clone(),
+            batch: self.batch.clone(),
+            row: start,
+            end: start + rows,
+            values,
+            number,
+            bytes,
+        }))
     }
 
     /// Reads the next batch of rows, from the next row group if need be; false at the end.
@@ -380,7 +460,7 @@ impl TableGames {
                 Ordering::Relaxed,
             );
             self.readers.clear();
-            for wanted in &self.wanted {
+            for wanted in self.wanted.iter() {
                 let reader = group
                     .get_column_reader(wanted.index)
                     .map_err(|err| invalid(format!("column `{}`: {err}", wanted.name)))?;
@@ -391,14 +471,14 @@ impl TableGames {
         let rows = usize::try_from(self.rows_left)
             .unwrap_or(usize::MAX)
             .min(self.batch_size);
-        self.batch.resize_with(self.wanted.len(), Cells::default);
+        // The last batch's cells are reused unless pieces cut from it are still held.
+        let mut batch = match Arc::get_mut(&mut self.batch) {
+            Some(cells) => std::mem::take(cells),
+            None => Vec::new(),
+        };
+        batch.resize_with(self.wanted.len(), Cells::default);
         let mut bytes = 0;
-        for ((wanted, reader), cells) in self
-            .wanted
-            .iter()
-            .zip(&mut self.readers)
-            .zip(&mut self.batch)
-        {
+        for ((wanted, reader), cells) in self.wanted.iter().zip(&mut self.readers).zip(&mut batch) {
             let read = read_cells(reader, wanted, rows, cells)
                 .map_err(|err| invalid(format!("column `{}`: {err}", wanted.name)))?;
             if read != rows {
@@ -418,84 +498,166 @@ impl TableGames {
         } else {
             (self.batch_size * 2).min(BATCH_ROWS)
         };
+        self.batch = Arc::new(batch);
+        self.batch_values.clear();
+        self.batch_values.resize(self.wanted.len(), 0);
         self.rows_left -= rows as u64;
         self.batch_rows_left = rows;
         self.batch_row = 0;
         Ok(rows > 0)
     }
+}
 
-    /// The game of the next row of the batch: its tag lines, and its movetext split as a
-    /// file of one game.
-    fn make_game(&mut self) -> io::Result<RawGame> {
-        self.tags.clear();
-        self.raw_tags.clear();
-        let row = self.batch_row;
+impl RowMaker {
+    /// Takes back games that have been used, to reuse their buffers.
+    pub fn recycle(&mut self, games: &mut Vec<RawGame>) {
+        keep_spares(&mut self.spare, games);
+    }
+
+    /// Hands over the spare games, as `Splitter::into_spares`.
+    pub fn take_spares(&mut self) -> Vec<RawGame> {
+        std::mem::take(&mut self.spare)
+    }
+
+    /// Takes spare games from elsewhere (a worker's, kept between its pieces).
+    pub fn give_spares(&mut self, spares: Vec<RawGame>) {
+        if self.spare.is_empty() {
+            self.spare = spares;
+        } else {
+            let mut spares = spares;
+            self.recycle(&mut spares);
+        }
+    }
+}
+
+impl TableRows {
+    /// The bytes of the rows' string cells (what a piece of them holds in flight).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The file the rows are from; `file` takes its place in the games made (a worker's
+    /// own copy of the name).
+    pub fn file(&self) -> &Arc<str> {
+        &self.file
+    }
+
+    pub fn set_file(&mut self, file: Arc<str>) {
+        self.file = file;
+    }
+
+    /// The next row's game; `None` after the last row of the piece.
+    pub fn next_game(&mut self, maker: &mut RowMaker) -> Option<RawGame> {
+        if self.row >= self.end {
+            return None;
+        }
+        let game = self.make_game(maker);
+        self.row += 1;
+        self.number += 1;
+        Some(game)
+    }
+
+    /// The game of the next row: its tag lines, and its movetext split as a file of one
+    /// game.
+    fn make_game(&mut self, maker: &mut RowMaker) -> RawGame {
+        let RowMaker {
+            tags,
+            raw_tags,
+            moves,
+            spare,
+        } = maker;
+        tags.clear();
+        raw_tags.clear();
+        let row = self.row;
         let mut movetext = None;
         let last = self.wanted.len().saturating_sub(1);
-        for (i, (wanted, cells)) in self.wanted.iter().zip(&mut self.batch).enumerate() {
-            let Some(value) = next_value(cells, wanted.max_def, row) else {
+        for (i, ((wanted, cells), value)) in self
+            .wanted
+            .iter()
+            .zip(self.batch.iter())
+            .zip(&mut self.values)
+            .enumerate()
+        {
+            let Some(value) = value_at(cells, wanted.max_def, row, value) else {
                 continue;
             };
             if i == last {
                 movetext = Some(value);
                 continue;
             }
-            self.tags.push(b'[');
-            let name_start = self.tags.len();
-            self.tags.extend_from_slice(wanted.name.as_bytes());
-            let name_end = self.tags.len();
-            self.tags.extend_from_slice(b" \"");
-            let value_start = self.tags.len();
-            push_tag_value(&mut self.tags, &cells.values, value, wanted.kind);
-            let value_end = self.tags.len();
-            self.tags.extend_from_slice(b"\"]\n");
-            self.raw_tags.push(RawTag {
+            tags.push(b'[');
+            let name_start = tags.len();
+            tags.extend_from_slice(wanted.name.as_bytes());
+            let name_end = tags.len();
+            tags.extend_from_slice(b" \"");
+            let value_start = tags.len();
+            push_tag_value(tags, &cells.values, value, wanted.kind);
+            let value_end = tags.len();
+            tags.extend_from_slice(b"\"]\n");
+            raw_tags.push(RawTag {
                 name: Span::new(name_start, name_end),
                 value: Span::new(value_start, value_end),
                 line: 0,
             });
         }
-        self.tags.push(b'\n');
+        tags.push(b'\n');
         let movetext = match (self.batch.last().map(|cells| &cells.values), movetext) {
             (Some(Values::Text(values)), Some(value)) => {
                 values.get(value).map_or(&[][..], |v| v.data())
             }
             _ => &[],
         };
-        // The tags are known: only the movetext is split, and the tag lines put before it.
-        // Tags past the game size limit go through the splitter with the movetext, which
-        // cuts them there.
-        let head = self.tags.len();
+        // The tags are known: only the movetext is split, into a game that starts with
+        // the tag lines (`with_head`). Tags past the game size limit go through the
+        // splitter with the movetext, which cuts them there.
+        let head = tags.len();
         let tags_inside = head <= self.limits.max_game_bytes;
-        let text = if tags_inside {
-            self.moves.clear();
-            &mut self.moves
-        } else {
-            self.raw_tags.clear();
-            &mut self.tags
-        };
+        moves.clear();
+        if !tags_inside {
+            moves.extend_from_slice(tags);
+            raw_tags.clear();
+        }
         // One buffer, the line end with the movetext: the splitter takes whole lines from
         // its buffer (a line split between two buffers goes the slow way).
-        text.extend_from_slice(movetext);
-        text.push(b'\n');
+        moves.extend_from_slice(movetext);
+        moves.push(b'\n');
         let mut splitter =
-            Splitter::for_part(&text[..], self.file.clone(), self.limits, 1, false, true)
-                .with_spares(std::mem::take(&mut self.spare));
-        let first = splitter.next_game()?;
-        let more = splitter.next_game()?.is_some();
-        self.spare = splitter.into_spares();
-        let found = first.is_some();
+            Splitter::for_part(&moves[..], self.file.clone(), self.limits, 1, false, true)
+                .with_spares(std::mem::take(spare));
+        // A row with no tag (every tag cell null) is its movetext alone.
+        let with_tags = tags_inside && !raw_tags.is_empty();
+        if with_tags {
+            splitter = splitter.with_head(tags, raw_tags);
+        }
+        // Reading a slice cannot fail.
+        let first = splitter.next_game().ok().flatten();
+        let more = splitter.next_game().ok().flatten().is_some();
+        *spare = splitter.into_spares();
         let mut game = match first {
-            Some(game) => game,
+            Some(mut game) => {
+                if with_tags && game.bytes.len() < head {
+                    // The movetext's lines that belong to no game were dropped, and with
+                    // them the blank line after the tags: it stays (ends the tags).
+                    game.bytes.clear();
+                    game.bytes.extend_from_slice(tags);
+                }
+                game
+            }
             None => {
-                // No moves (and no tags, or tags put in below).
-                let mut game = self.spare.pop().unwrap_or_else(|| empty_game(&self.file));
+                // No moves: the tags alone, without the blank line after them, which ends
+                // nothing.
+                let mut game = spare.pop().unwrap_or_else(|| empty_game(&self.file));
                 game.reset(self.file.clone(), 1);
+                if with_tags {
+                    game.bytes
+                        .extend_from_slice(tags.get(..head - 1).unwrap_or_default());
+                    game.tags.extend_from_slice(raw_tags);
+                }
                 game
             }
         };
-        game.index = self.row;
-        game.line = self.row;
+        game.index = self.number;
+        game.line = self.number;
         // Every line of the row's game is the row.
         for tag in &mut game.tags {
             tag.line = 0;
@@ -506,28 +668,6 @@ impl TableGames {
         for problem in &mut game.problems {
             problem.line = 0;
         }
-        if tags_inside && !self.raw_tags.is_empty() {
-            // Without moves, the blank line after the tags ends nothing.
-            let tags = match found {
-                true => &self.tags[..],
-                false => self.tags.get(..head - 1).unwrap_or_default(),
-            };
-            // In front of the movetext's bytes, moved up in place.
-            let moves = game.bytes.len();
-            game.bytes.resize(moves + tags.len(), 0);
-            game.bytes.copy_within(0..moves, tags.len());
-            if let Some(front) = game.bytes.get_mut(..tags.len()) {
-                front.copy_from_slice(tags);
-            }
-            for token in &mut game.tokens {
-                token.span = token.span.shifted(head);
-            }
-            for tag in &mut game.tags {
-                tag.name = tag.name.shifted(head);
-                tag.value = tag.value.shifted(head);
-            }
-            game.tags.splice(0..0, self.raw_tags.iter().copied());
-        }
         if more {
             game.problems.push(InputProblem {
                 kind: InputProblemKind::Unreadable,
@@ -535,7 +675,7 @@ impl TableGames {
                 detail: "the movetext cell holds more than one game; only the first is read".into(),
             });
         }
-        Ok(game)
+        game
     }
 }
 
@@ -552,17 +692,17 @@ fn empty_game(file: &Arc<str>) -> RawGame {
     }
 }
 
-/// The index of the column's value in row `row` of the batch (rows are made in order),
-/// or `None` for a null.
-fn next_value(cells: &mut Cells, max_def: i16, row: usize) -> Option<usize> {
+/// The index of the column's value in row `row` of the batch, or `None` for a null;
+/// `next` is the index of the next value (rows are taken in order), moved past it.
+fn value_at(cells: &Cells, max_def: i16, row: usize, next: &mut usize) -> Option<usize> {
     if max_def == 0 {
         return Some(row);
     }
     if cells.defs.get(row) != Some(&max_def) {
         return None;
     }
-    let value = cells.next;
-    cells.next += 1;
+    let value = *next;
+    *next += 1;
     Some(value)
 }
 
@@ -574,7 +714,6 @@ fn read_cells(
     cells: &mut Cells,
 ) -> parquet::errors::Result<usize> {
     cells.defs.clear();
-    cells.next = 0;
     let defs = (wanted.max_def > 0).then_some(&mut cells.defs);
     macro_rules! read {
         ($reader:expr, $variant:ident) => {{
@@ -610,6 +749,15 @@ fn push_tag_value(out: &mut Vec<u8>, values: &Values, index: usize, kind: Kind) 
     let _ = match values {
         Values::Text(values) => {
             let bytes = values.get(index).map_or(&[][..], |v| v.data());
+            // Most values need no escape: one look at every byte (without an early exit,
+            // so that it is vectorised), then one copy.
+            let plain = !bytes.iter().fold(false, |seen, &b| {
+                seen | matches!(b, b'"' | b'\\' | b'\n' | b'\r')
+            });
+            if plain {
+                out.extend_from_slice(bytes);
+                return;
+            }
             for &b in bytes {
                 match b {
                     b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),

@@ -6,8 +6,8 @@ use crate::pgn::RawGame;
 
 /// Games per batch, and bytes per batch: large enough to amortise the hand-over, small
 /// enough to keep every worker busy and memory bounded.
-const BATCH_GAMES: usize = 24;
-const BATCH_BYTES: usize = 64 * 1024;
+pub(super) const BATCH_GAMES: usize = 24;
+pub(super) const BATCH_BYTES: usize = 64 * 1024;
 
 /// Games gathered to be handed on together.
 pub(super) struct Batch {

@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use super::batch::InputError;
 use super::reading::Input;
 use super::{Message, Pipeline, ReadCounts};
-use crate::input::{CHUNK_BYTES, Chunk, Limits, Source, keep_spares};
+use crate::input::{CHUNK_BYTES, Chunk, Limits, RowMaker, Source, TableRows, keep_spares};
 use crate::pgn::RawGame;
 
 /// The largest chunk buffer a worker keeps for the next chunk: ordinary chunks are a few
@@ -265,6 +265,7 @@ fn work<T, P, D>(
     let mut containers: Vec<Spent<T>> = Vec::new();
     let mut buffer = Vec::new();
     let mut own_name = OwnName::default();
+    let mut maker = RowMaker::default();
     loop {
         let next = {
             let mut input = input.lock().unwrap_or_else(PoisonError::into_inner);
@@ -302,6 +303,19 @@ fn work<T, P, D>(
                 starts_file,
             } => {
                 games = split;
+                starts_file
+            }
+            Work::Rows {
+                mut rows,
+                starts_file,
+            } => {
+                let file = own_name.of(rows.file().clone());
+                rows.set_file(file);
+                maker.give_spares(std::mem::take(&mut spares));
+                while let Some(game) = rows.next_game(&mut maker) {
+                    games.push(game);
+                }
+                spares = maker.take_spares();
                 starts_file
             }
             Work::InputError(text) => {
@@ -357,6 +371,12 @@ pub(super) enum Work {
         games: Vec<RawGame>,
         starts_file: bool,
     },
+    /// Rows of a Parquet table, decoded in the reading turn, for a worker to make into
+    /// games; the first rows of their file when `starts_file`.
+    Rows {
+        rows: Box<TableRows>,
+        starts_file: bool,
+    },
     /// An input that could not be opened or read to its end.
     InputError(InputError),
 }
@@ -367,6 +387,7 @@ impl Work {
         match self {
             Work::Chunk { chunk, .. } => chunk.bytes().len(),
             Work::Games { games, .. } => games.iter().map(|game| game.bytes.len()).sum(),
+            Work::Rows { rows, .. } => rows.bytes(),
             Work::InputError(_) => 0,
         }
     }

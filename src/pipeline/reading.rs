@@ -5,7 +5,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
-use super::batch::{Batch, InputError};
+use super::batch::{BATCH_BYTES, BATCH_GAMES, Batch, InputError};
 use super::parallel::Work;
 use crate::input::{
     CHUNK_BYTES, Chunker, Limits, MAX_CHUNK_BYTES, Opened, Piece, Source, Splitter, TableGames,
@@ -157,18 +157,21 @@ impl<'a> Input<'a> {
                     mut table,
                     starts_file,
                 } => {
-                    let (games, failed) = next_batch(|| table.next_game());
-                    self.reading = match failed {
-                        Some(err) => Reading::Failed(InputError::read(source, err)),
-                        None if games.is_empty() => Reading::Idle,
-                        None => Reading::Table {
-                            source,
-                            table,
-                            starts_file: false,
-                        },
-                    };
-                    if !games.is_empty() {
-                        break Work::Games { games, starts_file };
+                    // Only decoded here: the rows become games on the worker.
+                    match table.next_rows(BATCH_GAMES, BATCH_BYTES) {
+                        Ok(Some(rows)) => {
+                            self.reading = Reading::Table {
+                                source,
+                                table,
+                                starts_file: false,
+                            };
+                            break Work::Rows {
+                                rows: Box::new(rows),
+                                starts_file,
+                            };
+                        }
+                        Ok(None) => {}
+                        Err(err) => break Work::InputError(InputError::read(source, err)),
                     }
                 }
                 Reading::Rest {
@@ -198,7 +201,7 @@ impl<'a> Input<'a> {
     }
 }
 
-/// The next batch of games from a splitter or a table; a read error ends it.
+/// The next batch of games from a splitter; a read error ends it.
 fn next_batch(
     mut next_game: impl FnMut() -> std::io::Result<Option<RawGame>>,
 ) -> (Vec<RawGame>, Option<std::io::Error>) {

@@ -41,7 +41,7 @@ impl State {
         } else {
             self.limits
                 .max_game_bytes
-                .saturating_sub(line_start)
+                .saturating_sub(line_start.saturating_sub(self.head))
                 .max(OVERFLOW_PEEK)
         }
     }
@@ -202,6 +202,7 @@ impl State {
             game,
             current,
             limits,
+            head,
             ..
         } = self;
         let game = game.as_mut()?;
@@ -225,7 +226,7 @@ impl State {
         };
         let len = tokenise_line(current, &mut out, limits, line);
         let whole = len > 0 && rest.get(len - 1) == Some(&b'\n');
-        if !whole || line_start + len > limits.max_game_bytes {
+        if !whole || line_start + len > limits.max_game_bytes.saturating_add(*head) {
             // Undone: the careful path reads this line again.
             *current = saved.0;
             game.tokens.truncate(saved.1);
@@ -323,6 +324,7 @@ impl State {
             current,
             limits,
             skip,
+            head,
             ..
         } = self;
         let Some(game) = game.as_mut() else {
@@ -349,7 +351,7 @@ impl State {
             tags,
             problems,
         };
-        let end = process_line(current, &mut out, limits, line);
+        let end = process_line(current, &mut out, limits, line, *head);
         if cut {
             current.open_comment = before.open_comment;
             current.depth = before.depth;
@@ -373,6 +375,7 @@ impl State {
             game,
             current,
             limits,
+            head,
             ..
         } = self;
         let Some(game) = game.as_mut() else {
@@ -390,13 +393,14 @@ impl State {
             tags: &mut game.tags,
             problems: &mut game.problems,
         };
-        process_line(current, &mut out, limits, line)
+        process_line(current, &mut out, limits, line, *head)
     }
 
     /// Completes the current game (if it holds anything) and numbers it.
     pub(super) fn finish_current(&mut self, at_eof: bool) -> Option<RawGame> {
         let b = std::mem::take(&mut self.current);
         self.skip = Skip::default();
+        self.head = 0;
         let mut game = self.game.take()?;
         if !b.has_tags && !b.has_movetext && game.problems.is_empty() {
             return None; // only blank or escape lines
@@ -554,18 +558,20 @@ pub(super) fn line_offset(line_no: u64, game_line: u64) -> u32 {
 }
 
 /// Tokenises a line of the current game; the line that crosses the size limit is still
-/// tokenised (its moves are kept), then the limit is recorded. Returns where the line
-/// ended: at its end, or where the next game starts on it (`next_game_after_marker`).
+/// tokenised (its moves are kept), then the limit is recorded (the game's first `head`
+/// bytes not counted). Returns where the line ended: at its end, or where the next game
+/// starts on it (`next_game_after_marker`).
 pub(super) fn process_line(
     b: &mut Builder,
     out: &mut Out<'_>,
     limits: &Limits,
     line: LexLine<'_>,
+    head: usize,
 ) -> usize {
     let was_overflow = b.overflow;
     let taken = tokenise_line(b, out, limits, line).min(line.bytes.len());
     let end = line.base + taken;
-    let over = (line.cut || end > limits.max_game_bytes) && !was_overflow;
+    let over = (line.cut || end.saturating_sub(head) > limits.max_game_bytes) && !was_overflow;
     if over {
         // A word the cut went through is not the word that was written.
         if line.cut

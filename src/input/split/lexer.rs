@@ -135,6 +135,13 @@ fn lex_word(
     let rest = bytes.get(i..).unwrap_or_default();
     let len = word_len(rest);
     let word = Span::new(0, len).of(rest);
+    // The common case first: a move (a word that starts with a letter and is no glyph,
+    // `N` and `D` alone being glyphs), with no marker glued to it.
+    let letter = cls & (DIGIT | GLYPH_START) == 0 && c != b'.';
+    if (letter || (matches!(c, b'N' | b'D') && len > 1)) && (len < 5 || !may_end_in_marker(word)) {
+        push(out.tokens, st.limit_hit, line, TokenKind::Word, i, i + len);
+        return Lexed::At(i + len);
+    }
     let kind = if cls & DIGIT != 0 {
         let digits = word
             .iter()

@@ -97,6 +97,9 @@ struct State {
     /// Lines of stray bytes before the first game (their first and last line): reported
     /// with that game.
     stray_before: Option<(u64, u64)>,
+    /// Bytes at the front of the current game put there before it was read
+    /// (`with_head`): they do not count toward the size limit.
+    head: usize,
 }
 
 /// The tokeniser's state for the game being assembled.
@@ -174,6 +177,7 @@ impl<R: BufRead> Splitter<R> {
                 skip: Skip::default(),
                 queued: VecDeque::new(),
                 stray_before: None,
+                head: 0,
             },
             at_start: starts_file,
             ends_file,
@@ -201,6 +205,19 @@ impl<R: BufRead> Splitter<R> {
         } else {
             self.recycle(&mut spares);
         }
+        self
+    }
+
+    /// Starts the first game with `bytes` already in it, holding `tags` (a table row's
+    /// tag lines, before its movetext is split): spans are then made where they belong,
+    /// and the head does not count toward the size limit (it did not when the tags were
+    /// put before the split movetext).
+    pub fn with_head(mut self, bytes: &[u8], tags: &[RawTag]) -> Splitter<R> {
+        let line = self.state.next_line;
+        let game = self.state.game_mut(line);
+        game.bytes.extend_from_slice(bytes);
+        game.tags.extend_from_slice(tags);
+        self.state.head = bytes.len();
         self
     }
 

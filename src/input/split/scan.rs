@@ -111,6 +111,20 @@ pub(in crate::input) fn find_close(hay: &[u8]) -> Option<(usize, u8)> {
 
 /// Length of the word at the start of `rest`, whose first byte does not end a word.
 pub(in crate::input) fn word_len(rest: &[u8]) -> usize {
+    // Most words (moves, move numbers) are a few bytes long: a byte at a time costs less
+    // than the eight-byte search, which takes over past the first eight bytes.
+    let head = rest.get(..8).unwrap_or(rest);
+    if let Some(end) = head.iter().position(|&b| ends_word(b)) {
+        return end;
+    }
+    let Some(tail) = rest.get(8..) else {
+        return rest.len();
+    };
+    8 + long_word_len(tail)
+}
+
+/// `word_len` eight bytes at a time.
+fn long_word_len(rest: &[u8]) -> usize {
     let mut at = 0;
     while let Some(chunk) = rest.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
         let x = u64::from_le_bytes(*chunk);

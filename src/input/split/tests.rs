@@ -444,3 +444,97 @@ fn the_two_lexers_agree_on_mixed_inputs() {
         assert_eq!(by_lexer, by_skip, "on {text:?}");
     }
 }
+
+/// A game started with its tag lines (`with_head`, a Parquet row's) is the game of its
+/// movetext read alone, with the tag lines put in front: the same bytes after them, the
+/// same tokens, problems and tags after the head's, every span moved by the head.
+#[test]
+fn a_game_with_a_head_is_its_movetext_read_alone_behind_the_head() {
+    let head = b"[Event \"a\"]\n[White \"x \\\"y\\\"\"]\n\n";
+    let tags = {
+        let mut splitter = Splitter::new(&head[..], "t".into(), Limits::default());
+        splitter.next_game().unwrap().unwrap().tags
+    };
+    let movetexts = [
+        "1. e4 e5 2. Nf3 { [%clk 0:03:00] } Nc6 1-0",
+        "1.e4 {a comment\n[Not \"a tag\" ... } e5 ; rest\r\n2... Nf3!? $12 (2. d4) *",
+        "1. d4 d5 1-0 1. c4 *",
+        "[Round \"1\"]\n1. d4 *",
+        "{ never closed",
+        "1. e4 e5 ( 2. Nf3",
+        "\n\n1. e4 } e5 ) 0-1 \u{1a}",
+        "1. f4 1-0\n\u{1}\u{2}",
+        "",
+        "\u{1}\u{2}",
+    ];
+    let seen = |game: &crate::pgn::RawGame| {
+        let tokens: Vec<_> = game.tokens.iter().map(|t| (t.kind, t.span)).collect();
+        let tags: Vec<_> = game.tags.iter().map(|t| (t.name, t.value)).collect();
+        let problems: Vec<_> = game.problems.iter().map(|p| (p.kind, &p.detail)).collect();
+        format!("{:?} {tags:?} {tokens:?} {problems:?}", game.bytes)
+    };
+    let split = |moves: &str, with_head: bool| {
+        let mut splitter = Splitter::for_part(
+            moves.as_bytes(),
+            "t".into(),
+            Limits::default(),
+            1,
+            false,
+            true,
+        );
+        if with_head {
+            splitter = splitter.with_head(head, &tags);
+        }
+        let mut games = Vec::new();
+        while let Some(game) = splitter.next_game().unwrap() {
+            games.push(game);
+        }
+        games
+    };
+    for movetext in movetexts {
+        let moves = format!("{movetext}\n");
+        let mut alone = split(&moves, false);
+        if let Some(first) = alone.first_mut() {
+            first.bytes.splice(0..0, head.iter().copied());
+            for token in &mut first.tokens {
+                token.span = token.span.shifted(head.len());
+            }
+            for tag in &mut first.tags {
+                tag.name = tag.name.shifted(head.len());
+                tag.value = tag.value.shifted(head.len());
+            }
+            first.tags.splice(0..0, tags.iter().copied());
+        }
+        let expected: Vec<_> = alone.iter().map(seen).collect();
+        let games: Vec<_> = split(&moves, true).iter().map(seen).collect();
+        assert_eq!(games, expected, "{movetext:?}");
+    }
+}
+
+/// The head does not count toward the size limit: a row's moves are cut where the
+/// movetext alone reaches it.
+#[test]
+fn a_head_does_not_count_toward_the_size_limit() {
+    let limits = Limits {
+        max_game_bytes: 64,
+        ..Limits::default()
+    };
+    let head = [
+        b"[Event \"a long event name, longer than the limit is\"]\n".repeat(2),
+        b"\n".to_vec(),
+    ]
+    .concat();
+    // With its line end the line is taken in the reader's buffer; without, it is copied
+    // first (`read_one_line`): the limit is the same both ways.
+    for moves in [
+        &b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n"[..],
+        b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0",
+    ] {
+        let mut splitter =
+            Splitter::for_part(moves, "t".into(), limits, 1, false, true).with_head(&head, &[]);
+        let game = splitter.next_game().unwrap().unwrap();
+        assert!(game.problems.is_empty(), "{:?}", game.problems);
+        assert_eq!(game.bytes, [&head[..], moves].concat());
+        assert_eq!(game.tokens.last().unwrap().kind, TokenKind::Result);
+    }
+}
