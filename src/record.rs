@@ -75,10 +75,16 @@ pub trait Record {
 pub struct Cells {
     pub(crate) text: String,
     pub(crate) ends: Vec<usize>,
+    /// The cells CSV quotes (RFC 4180: they hold `,`, `"`, CR or LF), in order; only a
+    /// text cell can.
+    pub(crate) quoted: Vec<usize>,
 }
 
 impl Cells {
     pub fn text(&mut self, value: &str) {
+        if needs_quotes(value.as_bytes()) {
+            self.quoted.push(self.ends.len());
+        }
         self.separate();
         self.text.push_str(value);
         self.ends.push(self.text.len());
@@ -115,6 +121,7 @@ impl Cells {
     pub fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
+        self.quoted.clear();
     }
 
     /// No cell yet.
@@ -133,9 +140,11 @@ impl Cells {
             return;
         }
         self.separate();
-        let offset = self.text.len();
+        let (offset, before) = (self.text.len(), self.ends.len());
         self.text.push_str(&other.text);
         self.ends.extend(other.ends.iter().map(|end| end + offset));
+        self.quoted
+            .extend(other.quoted.iter().map(|cell| cell + before));
     }
 
     /// The text of cell `index`, as CSV writes it ("" for an absent value).
@@ -160,6 +169,15 @@ impl Cells {
             .zip(self.ends.iter().copied())
             .map(|(start, end)| self.text.get(start..end).unwrap_or_default())
     }
+}
+
+/// Whether CSV must quote a cell: it holds a comma, a quote, CR or LF (the csv crate's
+/// default writer). Every byte is looked at, without stopping early, so that the loop
+/// runs on whole vectors: most cells are short and need none.
+fn needs_quotes(cell: &[u8]) -> bool {
+    cell.iter().fold(false, |found, &b| {
+        found | matches!(b, b',' | b'"' | b'\n' | b'\r')
+    })
 }
 
 /// Appends `n` in decimal: a stats row has some thirty numbers, and `write!` costs more
@@ -199,6 +217,11 @@ mod tests {
         assert_eq!(all.get(expected.len()), None);
         assert_eq!(all.len(), expected.len());
         assert_eq!(all.joined(), "a,b,,12,true,,x,7");
+        assert_eq!(all.quoted, [0]);
+        more.text("\"");
+        more.text("cr\r");
+        all.extend_from(&more);
+        assert_eq!(all.quoted, [0, 9, 10]);
         let mut one = Cells::default();
         one.optional(None::<u32>);
         assert_eq!(one.iter().collect::<Vec<_>>(), [""]);

@@ -188,9 +188,9 @@ fn csv_header<R: Record>(extra: &[String]) -> anyhow::Result<Vec<u8>> {
 
 /// One CSV record and `\n`, byte for byte as the csv crate's default writer makes it:
 /// a cell holding `,`, `"`, CR or LF is quoted with its quotes doubled (RFC 4180), and a
-/// record that would be empty is `""`. The cells come joined by commas, so the line is
-/// that text, with only the cells that need it quoted (in a stats row: mostly the names,
-/// `Carlsen, Magnus`); numbers never do.
+/// record that would be empty is `""`. The cells come joined by commas, with the cells
+/// to quote named (in a stats row: mostly the names, `Carlsen, Magnus`; numbers never
+/// are), so the line is that text, copied in one piece between the quoted cells.
 fn csv_row(cells: &Cells, out: &mut Vec<u8>) {
     let joined = cells.joined().as_bytes();
     if joined.is_empty() {
@@ -198,84 +198,15 @@ fn csv_row(cells: &Cells, out: &mut Vec<u8>) {
         out.extend_from_slice(b"\"\"\n");
         return;
     }
-    match quoted_cells(cells) {
-        Some(Quoted {
-            cells: quoted,
-            count,
-        }) => {
-            let mut from = 0;
-            for &cell in quoted.get(..count).unwrap_or_default() {
-                let (start, end) = span(cells, cell);
-                out.extend_from_slice(joined.get(from..start).unwrap_or_default());
-                quote(joined.get(start..end).unwrap_or_default(), out);
-                from = end;
-            }
-            out.extend_from_slice(joined.get(from..).unwrap_or_default());
-        }
-        // More quoted cells than kept: each cell on its own.
-        None => {
-            for (i, cell) in cells.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                let cell = cell.as_bytes();
-                if cell
-                    .iter()
-                    .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-                {
-                    quote(cell, out);
-                } else {
-                    out.extend_from_slice(cell);
-                }
-            }
-        }
+    let mut from = 0;
+    for &cell in &cells.quoted {
+        let (start, end) = span(cells, cell);
+        out.extend_from_slice(joined.get(from..start).unwrap_or_default());
+        quote(joined.get(start..end).unwrap_or_default(), out);
+        from = end;
     }
+    out.extend_from_slice(joined.get(from..).unwrap_or_default());
     out.push(b'\n');
-}
-
-/// The cells of a record that need quotes, in order (at most `Quoted::MAX`).
-struct Quoted {
-    cells: [usize; Quoted::MAX],
-    count: usize,
-}
-
-impl Quoted {
-    const MAX: usize = 16;
-}
-
-/// Which cells need quotes, found from the few bytes that call for them: a comma that is
-/// not between two cells, a quote, CR or LF. None when there are more than `Quoted::MAX`.
-fn quoted_cells(cells: &Cells) -> Option<Quoted> {
-    let joined = cells.joined().as_bytes();
-    let ends = &cells.ends;
-    let mut quoted = Quoted {
-        cells: [0; Quoted::MAX],
-        count: 0,
-    };
-    let mut mark = |cell: usize| -> Option<()> {
-        let known = quoted.cells.get(..quoted.count).unwrap_or_default();
-        if !known.contains(&cell) {
-            *quoted.cells.get_mut(quoted.count)? = cell;
-            quoted.count += 1;
-        }
-        Some(())
-    };
-    // The commas in order, beside the cells' ends: a comma at a cell's end separates.
-    let mut cell = 0;
-    for at in memchr::memchr_iter(b',', joined) {
-        while ends.get(cell).is_some_and(|&end| end < at) {
-            cell += 1;
-        }
-        if ends.get(cell) != Some(&at) {
-            mark(cell)?;
-        }
-    }
-    for at in memchr::memchr3_iter(b'"', b'\n', b'\r', joined) {
-        mark(ends.partition_point(|&end| end < at))?;
-    }
-    let found = quoted.cells.get_mut(..quoted.count).unwrap_or_default();
-    found.sort_unstable();
-    Some(quoted)
 }
 
 /// Where cell `index` lies in the joined text.

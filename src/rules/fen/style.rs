@@ -87,10 +87,11 @@ impl FenText {
     pub fn of(pos: &Chess, mode: EnPassantMode) -> FenText {
         let mut fen = Ascii::default();
         let board = pos.board();
-        for rank in (0..8).rev() {
-            let (text, len) = rank_text(board, rank);
-            fen.push_16(&text, len);
+        let mut ranks = [([0; 16], 0); 8];
+        for (rank, field) in (0u32..).zip(ranks.iter_mut()) {
+            *field = rank_field(board, rank);
         }
+        push_placement(&ranks, &mut fen);
         let mut castling = Ascii::default();
         push_castling(board, pos.castles().castling_rights(), &mut castling);
         push_fields(pos, mode, &castling, &mut fen);
@@ -113,7 +114,7 @@ impl FenText {
 pub struct RankCache {
     /// The board whose ranks `ranks` holds (none yet: every rank is written).
     board: Option<Board>,
-    /// Each rank's text followed by `/` (none after the first rank), and its length.
+    /// Each rank's field (`rank_field`), the first rank first.
     ranks: [([u8; 16], usize); 8],
     /// The castling field, and what it was written from: the rights, the kings and the
     /// back ranks' rooks (X-FEN letters depend on where they stand).
@@ -150,16 +151,14 @@ impl RankCache {
         };
         for (rank, cached) in (0u32..).zip(self.ranks.iter_mut()) {
             if (changed >> (8 * rank)) as u8 != 0 {
-                *cached = rank_text(board, rank);
+                *cached = rank_field(board, rank);
             }
         }
         if changed != 0 {
             self.board = Some(board.clone());
         }
         self.fen.len = 0;
-        for (text, len) in self.ranks.iter().rev() {
-            self.fen.push_16(text, *len);
-        }
+        push_placement(&self.ranks, &mut self.fen);
         let rights = pos.castles().castling_rights();
         let key = [
             rights.0,
@@ -179,50 +178,87 @@ impl RankCache {
     }
 }
 
-/// The text of rank `rank` (0: the first rank), and `/` after it but for the first rank.
-/// Each piece's letter is read from three bytes of role bits (pawn 0 .. king 5, in
-/// binary) and the colour's: no look-up of a square's piece.
-fn rank_text(board: &Board, rank: u32) -> ([u8; 16], usize) {
+/// The text of rank `rank` (0: the first rank): at most 8 bytes, gathered in a word
+/// (little-endian), and their count. Each piece's letter index (pawn 0 .. king 5, and 8
+/// for White) is read from a nibble per file, made from the rank's bits at once: no
+/// look-up of a square's piece.
+fn rank_text(board: &Board, rank: u32) -> (u64, u32) {
     const LETTERS: &[u8; 16] = b"pnbrqk??PNBRQK??";
-    let row = |bitboard: shakmaty::Bitboard| (bitboard.0 >> (8 * rank)) as u8;
-    let (knights, bishops, rooks) = (
-        row(board.knights()),
-        row(board.bishops()),
-        row(board.rooks()),
-    );
-    let (queens, kings) = (row(board.queens()), row(board.kings()));
-    let ones = knights | rooks | kings;
-    let twos = bishops | rooks;
-    let fours = queens | kings;
-    let white = row(board.white());
-    let mut text = [0u8; 16];
-    let mut len = 0;
-    let mut push = |byte: u8| {
-        if let Some(slot) = text.get_mut(len) {
-            *slot = byte;
-            len += 1;
-        }
-    };
-    let mut files = row(board.occupied());
+    let row = |bitboard: shakmaty::Bitboard| usize::from((bitboard.0 >> (8 * rank)) as u8);
+    let spread = |bitboard: shakmaty::Bitboard| SPREAD.get(row(bitboard)).copied().unwrap_or(0);
+    // Each file's letter index in a nibble: role bits 1, 2 and 4, then the colour.
+    let codes = (spread(board.knights()) | spread(board.rooks()) | spread(board.kings()))
+        | (spread(board.bishops()) | spread(board.rooks())) << 1
+        | (spread(board.queens()) | spread(board.kings())) << 2
+        | spread(board.white()) << 3;
+    // Eight letters and digits at most: the last one goes in at a shift of 56.
+    let mut word = 0u64;
+    let mut shift = 0;
+    let mut files = row(board.occupied()) as u8;
     let mut next_file = 0;
     while files != 0 {
         let file = files.trailing_zeros();
         if file > next_file {
-            push(b'0' + (file - next_file) as u8);
+            word |= u64::from(b'0' + (file - next_file) as u8) << shift;
+            shift += 8;
         }
-        let bit = |bits: u8| usize::from((bits >> file) & 1);
-        let index = bit(ones) | bit(twos) << 1 | bit(fours) << 2 | bit(white) << 3;
-        push(LETTERS.get(index).copied().unwrap_or(b'?'));
+        let index = ((codes >> (4 * file)) & 15) as usize;
+        word |= u64::from(LETTERS.get(index).copied().unwrap_or(b'?')) << (shift & 63);
+        shift += 8;
         next_file = file + 1;
         files &= files - 1;
     }
     if next_file < 8 {
-        push(b'0' + (8 - next_file) as u8);
+        word |= u64::from(b'0' + (8 - next_file) as u8) << (shift & 63);
+        shift += 8;
     }
-    if rank > 0 {
-        push(b'/');
+    (word, shift / 8)
+}
+
+/// The bits of a byte spread out to a nibble each (bit `i` to bit `4 i`).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: an index out of range fails the build, not a run"
+)]
+const SPREAD: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte] |= 1 << (4 * bit);
+            }
+            bit += 1;
+        }
+        byte += 1;
     }
-    (text, len)
+    table
+};
+
+/// The text of rank `rank` as the placement field holds it: with the `/` after it (none
+/// after the first rank), in 16 bytes to be copied at once, and its length.
+fn rank_field(board: &Board, rank: u32) -> ([u8; 16], usize) {
+    let (word, len) = rank_text(board, rank);
+    let mut field = [0u8; 16];
+    let mut len = len as usize;
+    if let Some(text) = field.first_chunk_mut::<8>() {
+        *text = word.to_le_bytes();
+    }
+    if rank > 0
+        && let Some(slash) = field.get_mut(len)
+    {
+        *slash = b'/';
+        len += 1;
+    }
+    (field, len)
+}
+
+/// The placement field from the ranks' fields, the eighth rank first.
+fn push_placement(ranks: &[([u8; 16], usize); 8], fen: &mut Ascii) {
+    for (field, len) in ranks.iter().rev() {
+        fen.push_16(field, *len);
+    }
 }
 
 /// The fields after the placement: side to move, castling (its text), en passant, the
@@ -247,7 +283,7 @@ fn push_fields(pos: &Chess, mode: EnPassantMode, castling: &Ascii, fen: &mut Asc
 }
 
 /// A FEN being written: ASCII bytes on the stack (a FEN is at most about 90 bytes; a
-/// rank is copied as 16 bytes at once).
+/// rank is copied as 8 bytes at once, the castling field as 16).
 #[derive(Debug, Clone)]
 struct Ascii {
     bytes: [u8; 128],
