@@ -108,8 +108,9 @@ struct FenCollector {
     text: Vec<u8>,
     /// (ply, san span, fen span) in `text`.
     rows: Vec<(u32, Span, Span)>,
-    /// The text of the ranks of the position before (one FEN per ply).
-    ranks: RankCache,
+    /// The text of the ranks of the position before (one FEN per ply; none when one FEN
+    /// is written).
+    ranks: Option<RankCache>,
     /// The last ply reached and its SAN span (for the final position).
     last: Option<(u32, Span)>,
 }
@@ -130,7 +131,7 @@ impl FenCollector {
             lines_only,
             text: Vec::with_capacity(capacity),
             rows: Vec::new(),
-            ranks: RankCache::default(),
+            ranks: matches!(want, Want::Every).then(RankCache::default),
             last: None,
         }
     }
@@ -146,14 +147,16 @@ impl FenCollector {
     }
 
     fn push_row(&mut self, ply: u32, san: Span, pos: &Chess) {
-        if self.lines_only {
-            self.style.write_bytes(pos, &mut self.ranks, &mut self.text);
-            self.text.push(b'\n');
-            return;
-        }
         let start = self.text.len();
-        self.style.write_bytes(pos, &mut self.ranks, &mut self.text);
-        self.rows.push((ply, san, (start, self.text.len())));
+        match &mut self.ranks {
+            Some(ranks) => self.style.write_bytes(pos, ranks, &mut self.text),
+            None => self.style.write_one(pos, &mut self.text),
+        }
+        if self.lines_only {
+            self.text.push(b'\n');
+        } else {
+            self.rows.push((ply, san, (start, self.text.len())));
+        }
     }
 
     /// The rows as (ply, san, fen).

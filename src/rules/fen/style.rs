@@ -62,6 +62,16 @@ impl FenStyle {
         }
     }
 
+    /// As [`FenStyle::write_bytes`], for a position on its own.
+    pub fn write_one(&self, pos: &Chess, out: &mut Vec<u8>) {
+        match self.castling {
+            CastlingLetters::Xfen => {
+                out.extend_from_slice(FenText::of(pos, self.ep.mode()).as_bytes());
+            }
+            CastlingLetters::Shredder => out.extend_from_slice(self.write(pos).as_bytes()),
+        }
+    }
+
     pub fn write(&self, pos: &Chess) -> String {
         let fen = Fen::from_position(pos, self.ep.mode()).to_string();
         match self.castling {
