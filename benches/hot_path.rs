@@ -4,7 +4,9 @@
 //! tracking on its own, the tags (decoded, looked up and checked), the mate analysis of
 //! the final positions (every side, or only what a verdict reads), and `convert`'s walk
 //! over every line (reading each move, or with the main line's moves known from the
-//! replay, as `convert` has them).
+//! replay, as `convert` has them); the output side: a stats row made and written as CSV,
+//! the FEN of every ply as `fen --every-ply` writes it, and a `.zst` read decompressed in
+//! line or ahead (on a thread of its own, as with several threads).
 //!
 //! Input: `testdata/bench/lichess_manwithavan.pgn` (289 real games), or the file named by
 //! `PGNKIT_BENCH_PGN`. Run: `cargo bench --bench hot_path`.
@@ -17,19 +19,23 @@
 )]
 
 use std::hint::black_box;
-use std::io::Cursor;
+use std::io::{Cursor, Read as _};
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pgnkit::input::{Limits, Splitter};
+use pgnkit::input::{Decompression, Limits, Opened, Source, Splitter, open_source_with};
+use pgnkit::output::records::{RecordFormat, encode};
 use pgnkit::pgn::TextDecoder;
 use pgnkit::pgn::{RawGame, TokenKind};
 use pgnkit::rules::draw::DrawTracker;
+use pgnkit::rules::fen::style::{FenStyle, RankCache};
 use pgnkit::rules::mate_check::{self, MateCheck, Wanted};
 use pgnkit::rules::replay::movetext::{walk, walk_known};
 use pgnkit::rules::result::GameResult;
 use pgnkit::rules::tags::{Tags, checks};
 use pgnkit::rules::{ReplayOptions, replay};
+use pgnkit::stats::StatsRow;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
@@ -207,6 +213,66 @@ fn benches(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+    let reports: Vec<_> = games
+        .iter()
+        .map(|game| replay(game, &options, &mut ()))
+        .collect();
+    group.bench_function("stats_rows_csv", |b| {
+        b.iter(|| {
+            reports
+                .iter()
+                .map(|report| {
+                    let row = StatsRow::new(black_box(report), &[]);
+                    encode(&row, RecordFormat::Csv, &[]).unwrap().len()
+                })
+                .sum::<usize>()
+        })
+    });
+    let style = FenStyle::default();
+    group.bench_function("fen_every_ply", |b| {
+        let mut text = Vec::new();
+        b.iter(|| {
+            let mut bytes = 0;
+            for moves in &lines {
+                text.clear();
+                let mut ranks = RankCache::default();
+                let mut pos = Chess::default();
+                style.write_bytes(&pos, &mut ranks, &mut text);
+                for &m in moves {
+                    pos.play_unchecked(m);
+                    style.write_bytes(&pos, &mut ranks, &mut text);
+                    text.push(b'\n');
+                }
+                bytes += black_box(&text).len();
+            }
+            bytes
+        })
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let zst = dir.path().join("bench.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(bytes.as_slice(), 3).unwrap()).unwrap();
+    let source = Source::File {
+        name: "bench.pgn.zst".into(),
+        path: zst,
+    };
+    for (name, decompression) in [
+        ("zst_in_line", Decompression::InLine),
+        ("zst_ahead", Decompression::Ahead),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let counter = Arc::new(AtomicU64::new(0));
+                let opened =
+                    open_source_with(&source, Limits::default(), counter, decompression).unwrap();
+                let Opened::Text(mut reader) = opened else {
+                    panic!("a .zst opens as text");
+                };
+                let mut all = Vec::new();
+                reader.read_to_end(&mut all).unwrap();
+                all.len()
+            })
+        });
+    }
     group.finish();
 }
 

@@ -68,20 +68,30 @@ pub trait Record {
     fn cells(&self, cells: &mut Cells);
 }
 
-/// The cells of one record as CSV writes them: one text, and where each cell ends.
+/// The cells of one record as CSV writes them: one text with a comma between cells, and
+/// where each cell ends. So a row whose cells need no quotes (most stats rows) is its CSV
+/// line as it stands, copied at once.
 #[derive(Debug, Default)]
 pub struct Cells {
     pub(crate) text: String,
     pub(crate) ends: Vec<usize>,
+    /// The cells CSV quotes (RFC 4180: they hold `,`, `"`, CR or LF), in order; only a
+    /// text cell can.
+    pub(crate) quoted: Vec<usize>,
 }
 
 impl Cells {
     pub fn text(&mut self, value: &str) {
+        if needs_quotes(value.as_bytes()) {
+            self.quoted.push(self.ends.len());
+        }
+        self.separate();
         self.text.push_str(value);
         self.ends.push(self.text.len());
     }
 
     pub fn number(&mut self, value: impl Into<u64>) {
+        self.separate();
         push_decimal(&mut self.text, value.into());
         self.ends.push(self.text.len());
     }
@@ -90,7 +100,10 @@ impl Cells {
     pub fn optional(&mut self, value: Option<impl Into<u64>>) {
         match value {
             Some(value) => self.number(value),
-            None => self.ends.push(self.text.len()),
+            None => {
+                self.separate();
+                self.ends.push(self.text.len());
+            }
         }
     }
 
@@ -98,9 +111,17 @@ impl Cells {
         self.text(if value { "true" } else { "false" });
     }
 
+    /// The comma before every cell but the first.
+    fn separate(&mut self) {
+        if !self.ends.is_empty() {
+            self.text.push(',');
+        }
+    }
+
     pub fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
+        self.quoted.clear();
     }
 
     /// No cell yet.
@@ -108,29 +129,55 @@ impl Cells {
         self.ends.is_empty()
     }
 
+    /// How many cells.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
     /// Appends the cells of `other`, as they are.
     pub fn extend_from(&mut self, other: &Cells) {
-        let offset = self.text.len();
+        if other.is_empty() {
+            return;
+        }
+        self.separate();
+        let (offset, before) = (self.text.len(), self.ends.len());
         self.text.push_str(&other.text);
         self.ends.extend(other.ends.iter().map(|end| end + offset));
+        self.quoted
+            .extend(other.quoted.iter().map(|cell| cell + before));
     }
 
     /// The text of cell `index`, as CSV writes it ("" for an absent value).
     pub fn get(&self, index: usize) -> Option<&str> {
         let end = *self.ends.get(index)?;
         let start = match index.checked_sub(1) {
-            Some(before) => *self.ends.get(before)?,
+            Some(before) => *self.ends.get(before)? + 1,
             None => 0,
         };
         self.text.get(start..end)
     }
 
+    /// The cells' texts with the commas between them: the CSV line when no cell needs
+    /// quotes.
+    pub(crate) fn joined(&self) -> &str {
+        &self.text
+    }
+
     pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        let starts = std::iter::once(0).chain(self.ends.iter().map(|end| end + 1));
         starts
             .zip(self.ends.iter().copied())
             .map(|(start, end)| self.text.get(start..end).unwrap_or_default())
     }
+}
+
+/// Whether CSV must quote a cell: it holds a comma, a quote, CR or LF (the csv crate's
+/// default writer). Every byte is looked at, without stopping early, so that the loop
+/// runs on whole vectors: most cells are short and need none.
+fn needs_quotes(cell: &[u8]) -> bool {
+    cell.iter().fold(false, |found, &b| {
+        found | matches!(b, b',' | b'"' | b'\n' | b'\r')
+    })
 }
 
 /// Appends `n` in decimal: a stats row has some thirty numbers, and `write!` costs more
@@ -141,7 +188,44 @@ fn push_decimal(text: &mut String, n: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::push_decimal;
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::{Cells, push_decimal};
+
+    /// Cells read back as pushed, by index and in order, also after `extend_from`, and
+    /// their joined text is the cells with commas between them.
+    #[test]
+    fn cells_read_back_as_pushed() {
+        let mut cells = Cells::default();
+        cells.text("a,b");
+        cells.optional(None::<u32>);
+        cells.number(12u32);
+        cells.bool(true);
+        cells.text("");
+        let mut more = Cells::default();
+        more.text("x");
+        more.number(7u32);
+        let mut all = Cells::default();
+        all.extend_from(&Cells::default());
+        all.extend_from(&cells);
+        all.extend_from(&more);
+        let expected = ["a,b", "", "12", "true", "", "x", "7"];
+        assert_eq!(all.iter().collect::<Vec<_>>(), expected);
+        for (index, cell) in expected.iter().enumerate() {
+            assert_eq!(all.get(index), Some(*cell));
+        }
+        assert_eq!(all.get(expected.len()), None);
+        assert_eq!(all.len(), expected.len());
+        assert_eq!(all.joined(), "a,b,,12,true,,x,7");
+        assert_eq!(all.quoted, [0]);
+        more.text("\"");
+        more.text("cr\r");
+        all.extend_from(&more);
+        assert_eq!(all.quoted, [0, 9, 10]);
+        let mut one = Cells::default();
+        one.optional(None::<u32>);
+        assert_eq!(one.iter().collect::<Vec<_>>(), [""]);
+    }
 
     #[test]
     fn decimals_as_display_writes_them() {

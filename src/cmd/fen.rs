@@ -12,7 +12,7 @@ use crate::output::Output;
 use crate::output::records::{RecordFormat, RecordWriter};
 use crate::pgn::RawGame;
 use crate::record::{Cells, Column, Record};
-use crate::rules::fen::style::FenStyle;
+use crate::rules::fen::style::{FenStyle, RankCache};
 use crate::rules::{PlyMove, PlyVisitor};
 
 /// PGN to FEN: the final position of each game, every ply, or ply N.
@@ -103,22 +103,35 @@ struct FenCollector {
     /// Text output: `text` holds the finished lines (one FEN and a newline each), so the
     /// writer copies one block per game; CSV keeps the SANs and FENs as spans.
     lines_only: bool,
-    /// The SANs and FENs, back to back (or the lines, with `lines_only`).
-    text: String,
+    /// The SANs and FENs, back to back (or the lines, with `lines_only`): UTF-8, as the
+    /// SANs are pushed as text and the FENs are ASCII.
+    text: Vec<u8>,
     /// (ply, san span, fen span) in `text`.
     rows: Vec<(u32, Span, Span)>,
+    /// The text of the ranks of the position before (one FEN per ply; none when one FEN
+    /// is written).
+    ranks: Option<RankCache>,
     /// The last ply reached and its SAN span (for the final position).
     last: Option<(u32, Span)>,
 }
 
+/// Bytes of `fen --every-ply` text per movetext token, to size a game's buffer once: a
+/// FEN line is about 60 bytes, and a ply takes one or two tokens (move numbers).
+const BYTES_PER_TOKEN: usize = 48;
+
 impl FenCollector {
-    fn new(style: FenStyle, want: Want, lines_only: bool) -> FenCollector {
+    fn new(style: FenStyle, want: Want, lines_only: bool, raw: &RawGame) -> FenCollector {
+        let capacity = match want {
+            Want::Every => BYTES_PER_TOKEN * (raw.tokens.len() + 1),
+            Want::Final | Want::Ply(_) => 0,
+        };
         FenCollector {
             style,
             want,
             lines_only,
-            text: String::new(),
+            text: Vec::with_capacity(capacity),
             rows: Vec::new(),
+            ranks: matches!(want, Want::Every).then(RankCache::default),
             last: None,
         }
     }
@@ -128,30 +141,33 @@ impl FenCollector {
             return (0, 0);
         }
         let start = self.text.len();
-        self.text.push_str(&String::from_utf8_lossy(san));
+        self.text
+            .extend_from_slice(String::from_utf8_lossy(san).as_bytes());
         (start, self.text.len())
     }
 
     fn push_row(&mut self, ply: u32, san: Span, pos: &Chess) {
-        if self.lines_only {
-            self.style.write_into(pos, &mut self.text);
-            self.text.push('\n');
-            return;
-        }
         let start = self.text.len();
-        self.style.write_into(pos, &mut self.text);
-        self.rows.push((ply, san, (start, self.text.len())));
+        match &mut self.ranks {
+            Some(ranks) => self.style.write_bytes(pos, ranks, &mut self.text),
+            None => self.style.write_one(pos, &mut self.text),
+        }
+        if self.lines_only {
+            self.text.push(b'\n');
+        } else {
+            self.rows.push((ply, san, (start, self.text.len())));
+        }
     }
 
     /// The rows as (ply, san, fen).
     fn rows(&self) -> impl Iterator<Item = (u32, &str, &str)> {
-        self.rows.iter().map(|&(ply, san, fen)| {
-            (
-                ply,
-                self.text.get(san.0..san.1).unwrap_or_default(),
-                self.text.get(fen.0..fen.1).unwrap_or_default(),
-            )
-        })
+        let text = |(start, end): Span| {
+            let bytes = self.text.get(start..end).unwrap_or_default();
+            std::str::from_utf8(bytes).unwrap_or_default()
+        };
+        self.rows
+            .iter()
+            .map(move |&(ply, san, fen)| (ply, text(san), text(fen)))
     }
 }
 
@@ -258,7 +274,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(
         |raw| {
-            let mut collector = FenCollector::new(style, want, lines_only);
+            let mut collector = FenCollector::new(style, want, lines_only, raw);
             run.replay(raw, &mut collector).map(|report| {
                 if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
                     collector.push_row(ply, san, pos);
@@ -274,7 +290,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                         records.write(&FenRecord { raw, ply, san, fen })?;
                     }
                 }
-                Sink::Text(output) => output.write_all(rows.text.as_bytes())?,
+                Sink::Text(output) => output.write_all(&rows.text)?,
             }
             Ok(())
         },

@@ -11,6 +11,16 @@ use super::{Limits, Source};
 
 const BUFFER_SIZE: usize = 64 * 1024;
 
+/// Where a compressed source is decompressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decompression {
+    /// By the thread that reads the source (`--threads 1` runs on one thread).
+    InLine,
+    /// On a thread of its own, a few blocks ahead of the reading (several threads: the
+    /// workers take turns reading, and none of them then waits for a decompressor).
+    Ahead,
+}
+
 /// A source opened: PGN text, or a Parquet table whose rows are games.
 pub enum Opened {
     Text(Decoded),
@@ -20,7 +30,18 @@ pub enum Opened {
 /// Opens the source: a regular file that starts with `PAR1` is a Parquet table (read by
 /// seeking in it), anything else a stream decoded as its first bytes call for.
 /// `counter` adds up the bytes read from the source itself, for the progress bar.
+/// Decompression is in line.
 pub fn open_source(source: &Source, limits: Limits, counter: Arc<AtomicU64>) -> io::Result<Opened> {
+    open_source_with(source, limits, counter, Decompression::InLine)
+}
+
+/// As [`open_source`], decompressing where `decompression` says.
+pub fn open_source_with(
+    source: &Source,
+    limits: Limits,
+    counter: Arc<AtomicU64>,
+    decompression: Decompression,
+) -> io::Result<Opened> {
     if let Source::File { path, .. } = source {
         let mut file = File::open(path)?;
         let meta = file.metadata()?;
@@ -36,14 +57,23 @@ pub fn open_source(source: &Source, limits: Limits, counter: Arc<AtomicU64>) -> 
             }
             file.seek(SeekFrom::Start(0))?;
         }
-        return decode_counted(Box::new(file), source.name(), counter).map(Opened::Text);
+        return decode_counted(Box::new(file), source.name(), counter, decompression)
+            .map(Opened::Text);
     }
-    open_decoded(source, counter).map(Opened::Text)
+    open_decoded_with(source, counter, decompression).map(Opened::Text)
 }
 
 /// Opens the source and wraps it in the decoder its first bytes call for; `counter` adds
 /// up the bytes read from the source itself (compressed), for the progress bar.
 pub fn open_decoded(source: &Source, counter: Arc<AtomicU64>) -> io::Result<Decoded> {
+    open_decoded_with(source, counter, Decompression::InLine)
+}
+
+fn open_decoded_with(
+    source: &Source,
+    counter: Arc<AtomicU64>,
+    decompression: Decompression,
+) -> io::Result<Decoded> {
     let raw: Box<dyn Read + Send> = match source {
         Source::Stdin => Box::new(io::stdin()),
         Source::File { path, .. } => {
@@ -54,20 +84,22 @@ pub fn open_decoded(source: &Source, counter: Arc<AtomicU64>) -> io::Result<Deco
             Box::new(file)
         }
     };
-    decode_counted(raw, source.name(), counter)
+    decode_counted(raw, source.name(), counter, decompression)
 }
 
 fn decode_counted(
     raw: Box<dyn Read + Send>,
     name: &str,
     counter: Arc<AtomicU64>,
+    decompression: Decompression,
 ) -> io::Result<Decoded> {
-    decode(
+    decode_with(
         Box::new(Counting {
             inner: raw,
             counter,
         }),
         name,
+        decompression,
     )
 }
 
@@ -88,9 +120,14 @@ impl Read for Counting {
     }
 }
 
-/// Wraps any byte stream (of the source `name`) in the decoder its magic bytes call for;
-/// an archive pgnkit does not unpack is an error that says how to unpack it.
-pub fn decode(raw: Box<dyn Read + Send>, name: &str) -> io::Result<Decoded> {
+/// Wraps any byte stream (of the source `name`) in the decoder its magic bytes call for,
+/// decompressing where `decompression` says; an archive pgnkit does not unpack is an
+/// error that says how to unpack it.
+pub fn decode_with(
+    raw: Box<dyn Read + Send>,
+    name: &str,
+    decompression: Decompression,
+) -> io::Result<Decoded> {
     let mut reader = BufReader::with_capacity(BUFFER_SIZE, raw);
     // Enough for the magic bytes and for the UTF-16/32 check the splitter makes on the
     // first buffer, even when the first read is short (a pipe).
@@ -98,27 +135,150 @@ pub fn decode(raw: Box<dyn Read + Send>, name: &str) -> io::Result<Decoded> {
     if let Some(hint) = unsupported_archive(&head, name) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, hint));
     }
-    let reader: Box<dyn BufRead + Send> = if head.starts_with(&[0x1f, 0x8b]) {
-        Box::new(BufReader::with_capacity(
-            BUFFER_SIZE,
-            flate2::bufread::MultiGzDecoder::new(reader),
-        ))
+    let decoder: Box<dyn Read + Send> = if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::bufread::MultiGzDecoder::new(reader))
     } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        Box::new(BufReader::with_capacity(
-            BUFFER_SIZE,
-            zstd::stream::read::Decoder::with_buffer(reader)?,
-        ))
+        Box::new(zstd::stream::read::Decoder::with_buffer(reader)?)
     } else if head.starts_with(b"BZh") {
-        Box::new(BufReader::with_capacity(
-            BUFFER_SIZE,
-            bzip2::bufread::MultiBzDecoder::new(reader),
-        ))
+        Box::new(bzip2::bufread::MultiBzDecoder::new(reader))
     } else {
-        Box::new(reader)
+        // A plain file's bytes are a copy from the page cache: nothing to do ahead.
+        return Ok(Box::new(super::line_ends::LineEnds::new(
+            Box::new(reader) as Box<dyn BufRead + Send>
+        )));
+    };
+    let reader: Box<dyn BufRead + Send> = match decompression {
+        Decompression::InLine => Box::new(BufReader::with_capacity(BUFFER_SIZE, decoder)),
+        Decompression::Ahead => Box::new(Ahead::spawn(decoder)?),
     };
     // Old Mac files (lone CR line ends) are read with LF line ends.
     let reader = Box::new(super::line_ends::LineEnds::new(reader));
     Ok(reader)
+}
+
+/// Decompressed bytes made on a thread of their own, a few blocks ahead of the reader:
+/// the decompressor runs while the workers split and replay. The thread ends at the end
+/// of the stream, after a read error (handed on after the bytes before it), or when the
+/// reader is dropped (its next block has nowhere to go); it is not waited for, as it may
+/// be blocked reading a pipe.
+struct Ahead {
+    blocks: crossbeam_channel::Receiver<io::Result<Block>>,
+    /// Blocks read, handed back for the decompressor to fill again.
+    spent: crossbeam_channel::Sender<Vec<u8>>,
+    block: Block,
+    at: usize,
+    done: bool,
+}
+
+/// A buffer of `AHEAD_BLOCK` bytes and how many of them hold data.
+struct Block {
+    bytes: Vec<u8>,
+    filled: usize,
+}
+
+/// The size of a block: the in-line reader's buffer size.
+const AHEAD_BLOCK: usize = BUFFER_SIZE;
+/// Blocks made ahead of the reading (with the reader's own and the one being filled: a
+/// few hundred KiB, against the decompressor's window of megabytes).
+const AHEAD_BLOCKS: usize = 4;
+
+impl Ahead {
+    fn spawn(mut decoder: Box<dyn Read + Send>) -> io::Result<Ahead> {
+        let (filled, blocks) = crossbeam_channel::bounded(AHEAD_BLOCKS);
+        let (spent, reused) = crossbeam_channel::bounded::<Vec<u8>>(AHEAD_BLOCKS + 2);
+        std::thread::Builder::new()
+            .name("decompress".into())
+            .spawn(move || {
+                loop {
+                    let bytes = reused.try_recv().unwrap_or_else(|_| vec![0; AHEAD_BLOCK]);
+                    let (block, failed) = fill_block(&mut *decoder, bytes);
+                    let end = block.filled == 0 || failed.is_some();
+                    if block.filled > 0 && filled.send(Ok(block)).is_err() {
+                        return;
+                    }
+                    if let Some(err) = failed {
+                        let _ = filled.send(Err(err));
+                    }
+                    if end {
+                        return;
+                    }
+                }
+            })?;
+        Ok(Ahead {
+            blocks,
+            spent,
+            block: Block {
+                bytes: Vec::new(),
+                filled: 0,
+            },
+            at: 0,
+            done: false,
+        })
+    }
+}
+
+/// Fills `bytes` from `decoder` (short only at the end of the stream or at an error).
+fn fill_block(decoder: &mut dyn Read, mut bytes: Vec<u8>) -> (Block, Option<io::Error>) {
+    if bytes.len() < AHEAD_BLOCK {
+        bytes.resize(AHEAD_BLOCK, 0);
+    }
+    let mut filled = 0;
+    let mut failed = None;
+    while let Some(room) = bytes.get_mut(filled..).filter(|room| !room.is_empty()) {
+        match decoder.read(room) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                failed = Some(err);
+                break;
+            }
+        }
+    }
+    (Block { bytes, filled }, failed)
+}
+
+impl BufRead for Ahead {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.at >= self.block.filled && !self.done {
+            match self.blocks.recv() {
+                Ok(Ok(block)) => {
+                    let read = std::mem::replace(&mut self.block, block);
+                    if read.bytes.len() == AHEAD_BLOCK {
+                        let _ = self.spent.try_send(read.bytes);
+                    }
+                    self.at = 0;
+                }
+                Ok(Err(err)) => {
+                    self.done = true;
+                    return Err(err);
+                }
+                // The stream ended.
+                Err(_) => self.done = true,
+            }
+        }
+        Ok(self
+            .block
+            .bytes
+            .get(self.at..self.block.filled)
+            .unwrap_or_default())
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at = (self.at + amount).min(self.block.filled);
+    }
+}
+
+impl Read for Ahead {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        if let (Some(to), Some(from)) = (buf.get_mut(..n), available.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        self.consume(n);
+        Ok(n)
+    }
 }
 
 /// What to do with an archive or compression format that is not read here (its bytes
@@ -194,7 +354,7 @@ mod tests {
 
     use std::io::{BufRead, Read};
 
-    use super::decode;
+    use super::{Decompression, decode_with};
 
     /// Hands out one byte per read, as a slow pipe may.
     struct Trickle(std::io::Cursor<Vec<u8>>);
@@ -214,13 +374,68 @@ mod tests {
             .bytes()
             .flat_map(|b| [b, 0])
             .collect();
-        let mut reader =
-            decode(Box::new(Trickle(std::io::Cursor::new(utf16.clone()))), "-").unwrap();
+        let trickle = Box::new(Trickle(std::io::Cursor::new(utf16.clone())));
+        let mut reader = decode_with(trickle, "-", Decompression::InLine).unwrap();
         let head = reader.fill_buf().unwrap();
         assert!(head.len() >= super::super::encoding::WIDE_WINDOW);
         assert!(super::super::encoding::looks_wide(head));
         let mut all = Vec::new();
         reader.read_to_end(&mut all).unwrap();
         assert_eq!(all, utf16);
+    }
+
+    /// More blocks than are made ahead, so that the decompressor waits for the reader
+    /// and reuses the blocks handed back.
+    fn games(count: usize) -> Vec<u8> {
+        (0..count)
+            .flat_map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 {{{i}}} *\n\n").into_bytes())
+            .collect()
+    }
+
+    fn read_all(bytes: Vec<u8>, decompression: Decompression) -> (Vec<u8>, Option<String>) {
+        let mut reader =
+            decode_with(Box::new(std::io::Cursor::new(bytes)), "-", decompression).unwrap();
+        let mut all = Vec::new();
+        let failed = reader
+            .read_to_end(&mut all)
+            .err()
+            .map(|err| err.kind().to_string());
+        (all, failed)
+    }
+
+    /// Decompressed ahead, on a thread of its own, a stream gives the bytes it gives in
+    /// line: gzip, zstd and bzip2, and a plain file (never decompressed ahead).
+    #[test]
+    fn decompressed_ahead_as_in_line() {
+        use std::io::Write;
+        let text = games(30_000);
+        assert!(text.len() > 3 * super::AHEAD_BLOCK * super::AHEAD_BLOCKS);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&text).unwrap();
+        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+        bz.write_all(&text).unwrap();
+        let streams = [
+            gz.finish().unwrap(),
+            zstd::encode_all(text.as_slice(), 1).unwrap(),
+            bz.finish().unwrap(),
+            text.clone(),
+        ];
+        for stream in streams {
+            let ahead = read_all(stream.clone(), Decompression::Ahead);
+            assert_eq!(ahead, read_all(stream, Decompression::InLine));
+            assert_eq!(ahead, (text.clone(), None));
+        }
+    }
+
+    /// A stream cut short gives the bytes before the cut, then the decompressor's error,
+    /// ahead as in line.
+    #[test]
+    fn a_cut_stream_fails_after_its_bytes_ahead_as_in_line() {
+        let mut zst = zstd::encode_all(games(30_000).as_slice(), 1).unwrap();
+        zst.truncate(zst.len() / 2);
+        let in_line = read_all(zst.clone(), Decompression::InLine);
+        assert!(in_line.1.is_some());
+        assert!(!in_line.0.is_empty());
+        assert_eq!(read_all(zst, Decompression::Ahead), in_line);
     }
 }

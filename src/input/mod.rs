@@ -13,7 +13,7 @@ mod split;
 mod table;
 
 pub use chunk::{CHUNK_BYTES, Chunk, Chunker, MAX_CHUNK_BYTES, Piece, Rest};
-pub use decompress::{Decoded, Opened, open_decoded, open_source};
+pub use decompress::{Decoded, Decompression, Opened, open_decoded, open_source, open_source_with};
 pub use sources::{Listing, Source, expand_inputs};
 pub use split::{Limits, Splitter, keep_spares};
 pub use table::{RowMaker, TableGames, TableRows};

@@ -6,7 +6,6 @@
 
 use std::cell::RefCell;
 use std::io::Write;
-use std::rc::Rc;
 
 use super::parquet::ParquetTable;
 use crate::record::{Cells, Json, Record};
@@ -118,7 +117,8 @@ fn encode_cells(cells: &Cells) -> Vec<u8> {
 }
 
 /// The cells `encode_cells` wrote (a cell past the text reads as empty): text that was a
-/// `str`, handed on as bytes.
+/// `str`, handed on as bytes. The text is the cells joined by commas (`Cells`), so each
+/// cell but the first starts one byte after the end before it.
 fn decode_cells(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     let (count, rest) = match bytes.split_first_chunk::<4>() {
         Some((count, rest)) => (u32::from_le_bytes(*count) as usize, rest),
@@ -131,15 +131,14 @@ fn decode_cells(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
             .first_chunk::<4>()
             .map_or(0, |end| u32::from_le_bytes(*end) as usize);
         let cell = text.get(start..end).unwrap_or_default();
-        start = end;
+        start = end + 1;
         cell
     })
 }
 
 /// One record in `format`, with its line end (`extra`: as [`RecordWriter::new`]; Parquet:
-/// the cells, for [`RecordWriter::write_encoded`] to gather). Each
-/// thread keeps its buffers and CSV writer, so a record costs one allocation (the bytes
-/// returned).
+/// the cells, for [`RecordWriter::write_encoded`] to gather). Each thread keeps its cells'
+/// buffers, so a record costs one allocation (the bytes returned).
 pub fn encode<R: Record>(
     record: &R,
     format: RecordFormat,
@@ -156,30 +155,79 @@ pub fn encode_with<R: Record>(
     extra: &[String],
 ) -> anyhow::Result<Vec<u8>> {
     thread_local! {
-        static ENCODER: RefCell<Encoder> = RefCell::new(Encoder::new());
+        static CELLS: RefCell<Cells> = RefCell::new(Cells::default());
     }
-    ENCODER.with_borrow_mut(|encoder| {
-        encoder.cells.clear();
-        fill(&mut encoder.cells);
-        match format {
+    CELLS.with_borrow_mut(|cells| {
+        cells.clear();
+        fill(cells);
+        Ok(match format {
             RecordFormat::Csv => {
-                let made = encoder.csv.write_record(encoder.cells.iter());
-                encoder.take_csv(made)
+                let mut row = Vec::with_capacity(cells.joined().len() + 1);
+                csv_row(cells, &mut row);
+                row
             }
-            RecordFormat::Jsonl => Ok(json_line::<R>(&encoder.cells, extra)),
-            RecordFormat::Parquet => Ok(encode_cells(&encoder.cells)),
-        }
+            RecordFormat::Jsonl => json_line::<R>(cells, extra),
+            RecordFormat::Parquet => encode_cells(cells),
+        })
     })
 }
 
 /// The CSV header of a record type, with its line end.
 fn csv_header<R: Record>(extra: &[String]) -> anyhow::Result<Vec<u8>> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    let names = R::COLUMNS.iter().map(|column| column.name);
-    writer.write_record(names.chain(extra.iter().map(String::as_str)))?;
-    writer
-        .into_inner()
-        .map_err(|err| anyhow::anyhow!("cannot write the CSV header: {}", err.error()))
+    let mut names = Cells::default();
+    for column in R::COLUMNS {
+        names.text(column.name);
+    }
+    for name in extra {
+        names.text(name);
+    }
+    let mut header = Vec::new();
+    csv_row(&names, &mut header);
+    Ok(header)
+}
+
+/// One CSV record and `\n`, byte for byte as the csv crate's default writer makes it:
+/// a cell holding `,`, `"`, CR or LF is quoted with its quotes doubled (RFC 4180), and a
+/// record that would be empty is `""`. The cells come joined by commas, with the cells
+/// to quote named (in a stats row: mostly the names, `Carlsen, Magnus`; numbers never
+/// are), so the line is that text, copied in one piece between the quoted cells.
+fn csv_row(cells: &Cells, out: &mut Vec<u8>) {
+    let joined = cells.joined().as_bytes();
+    if joined.is_empty() {
+        // No cell, or one empty cell (two or more have their commas).
+        out.extend_from_slice(b"\"\"\n");
+        return;
+    }
+    let mut from = 0;
+    for &cell in &cells.quoted {
+        let (start, end) = span(cells, cell);
+        out.extend_from_slice(joined.get(from..start).unwrap_or_default());
+        quote(joined.get(start..end).unwrap_or_default(), out);
+        from = end;
+    }
+    out.extend_from_slice(joined.get(from..).unwrap_or_default());
+    out.push(b'\n');
+}
+
+/// Where cell `index` lies in the joined text.
+fn span(cells: &Cells, index: usize) -> (usize, usize) {
+    let start = match index.checked_sub(1) {
+        Some(before) => cells.ends.get(before).map_or(0, |end| end + 1),
+        None => 0,
+    };
+    (start, cells.ends.get(index).copied().unwrap_or(start))
+}
+
+/// A cell in quotes, its quotes doubled.
+fn quote(cell: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    let mut from = 0;
+    for at in memchr::memchr_iter(b'"', cell) {
+        out.extend_from_slice(cell.get(from..=at).unwrap_or_default());
+        from = at;
+    }
+    out.extend_from_slice(cell.get(from..).unwrap_or_default());
+    out.push(b'"');
 }
 
 /// `{"name":cell,...}` and a newline, each cell typed by its column.
@@ -211,55 +259,6 @@ fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
 fn json_string(out: &mut Vec<u8>, text: &str) {
     // Writing to a Vec cannot fail.
     let _ = serde_json::to_writer(&mut *out, text);
-}
-
-/// A CSV writer whose bytes are taken after each record.
-struct Encoder {
-    cells: Cells,
-    csv: csv::Writer<SharedBytes>,
-    bytes: Rc<RefCell<Vec<u8>>>,
-}
-
-impl Encoder {
-    fn new() -> Encoder {
-        let bytes = Rc::new(RefCell::new(Vec::new()));
-        let csv = csv::WriterBuilder::new()
-            .has_headers(false)
-            .buffer_capacity(512)
-            .from_writer(SharedBytes(bytes.clone()));
-        Encoder {
-            cells: Cells::default(),
-            csv,
-            bytes,
-        }
-    }
-
-    /// The bytes of the record just written.
-    fn take_csv(&mut self, made: csv::Result<()>) -> anyhow::Result<Vec<u8>> {
-        let made = made.and_then(|()| Ok(self.csv.flush()?));
-        let row = made.map(|()| self.bytes.borrow().clone());
-        self.bytes.borrow_mut().clear();
-        if row.is_err() {
-            // A record cut short must not lead the next one.
-            let cells = std::mem::take(&mut self.cells);
-            *self = Encoder::new();
-            self.cells = cells;
-        }
-        row.map_err(|err| anyhow::anyhow!("cannot make a CSV row: {err}"))
-    }
-}
-
-struct SharedBytes(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBytes {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -304,5 +303,60 @@ mod stats_columns {
             serde_json::from_slice(&line).unwrap();
         let columns = <StatsRow as Record>::COLUMNS;
         assert_eq!(object.len(), columns.len());
+    }
+}
+
+/// The CSV rows are the csv crate's, byte for byte.
+#[cfg(test)]
+mod csv_rows {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::csv_row;
+    use crate::record::Cells;
+
+    fn csv_crate(cells: &[&str]) -> Vec<u8> {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer.write_record(cells).unwrap();
+        writer.into_inner().unwrap()
+    }
+
+    #[test]
+    fn rows_as_the_csv_crate_writes_them() {
+        let rows: &[&[&str]] = &[
+            &[
+                "a.pgn",
+                "12",
+                "",
+                "Zoé",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ],
+            &["Smith, John", "say \"hi\"", "two\nlines", "cr\r", "\"", ","],
+            &[""],
+            &["", ""],
+            &["", "", "x"],
+            &["only"],
+            &["a", "b,c", "d"],
+            &["\"\"", "#", " lead", "tab\there"],
+            &["x,", ",y", "\"q\"", "\r\n", "", ",", "a\"b\"c"],
+        ];
+        let many: Vec<String> = (0..40).map(|i| format!("c{i},\"{i}\"")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let rows = [rows, &[many.as_slice()]].concat();
+        for row in &rows {
+            let mut cells = Cells::default();
+            for cell in *row {
+                cells.text(cell);
+            }
+            let mut ours = Vec::new();
+            csv_row(&cells, &mut ours);
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&csv_crate(row)),
+                "{row:?}"
+            );
+        }
+        let mut none = Vec::new();
+        csv_row(&Cells::default(), &mut none);
+        assert_eq!(none, csv_crate(&[]));
     }
 }

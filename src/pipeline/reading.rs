@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicU64;
 use super::batch::{BATCH_BYTES, BATCH_GAMES, Batch, InputError};
 use super::parallel::Work;
 use crate::input::{
-    CHUNK_BYTES, Chunker, Limits, MAX_CHUNK_BYTES, Opened, Piece, Source, Splitter, TableGames,
-    open_source,
+    CHUNK_BYTES, Chunker, Decompression, Limits, MAX_CHUNK_BYTES, Opened, Piece, Source, Splitter,
+    TableGames, open_source_with,
 };
 use crate::pgn::RawGame;
 
@@ -93,7 +93,15 @@ impl<'a> Input<'a> {
                         return None;
                     };
                     self.sources_reached += 1;
-                    match open_source(source, self.limits, self.counter.clone()) {
+                    // Several threads (this is the parallel path): a compressed source
+                    // is decompressed ahead, on a thread of its own.
+                    let opened = open_source_with(
+                        source,
+                        self.limits,
+                        self.counter.clone(),
+                        Decompression::Ahead,
+                    );
+                    match opened {
                         Ok(Opened::Table(table)) => {
                             super::batch::say_warnings(&table.warnings);
                             self.reading = Reading::Table {

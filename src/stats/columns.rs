@@ -3,6 +3,7 @@
 //! writes the cells, and `--where` reads them (`filter::picker`).
 
 use crate::record::{Cells, Column, Record};
+use crate::rules::fen::style::FenText;
 use crate::stats::StatsRow;
 
 impl Record for StatsRow<'_> {
@@ -85,7 +86,7 @@ impl Record for StatsRow<'_> {
         cells.number(self.plies);
         cells.text(self.status);
         cells.text(self.termination);
-        cells.text(&self.final_fen);
+        cells.text(self.final_fen.as_ref().map_or("", FenText::as_str));
         cells.optional(self.first_error_ply);
         cells.text(self.first_error_code);
         cells.number(self.checks);

@@ -1,11 +1,11 @@
 //! The per-game record of `pgnkit stats`: one CSV row or JSON line, SPEC.md's columns in
 //! SPEC.md's order.
 
-use shakmaty::{Color, Position};
+use shakmaty::{Color, EnPassantMode, Position};
 
 use crate::rules::GameReport;
+use crate::rules::fen::style::FenText;
 use crate::rules::replay::annotations::Clock;
-use crate::rules::replay::fen_of;
 
 /// One game's row. Games that never reached a position (unreadable, unsupported variant,
 /// invalid setup) have an empty `termination`, `final_fen` and `max_repetition`, zero
@@ -29,7 +29,8 @@ pub struct StatsRow<'a> {
     pub plies: u32,
     pub status: &'static str,
     pub termination: &'static str,
-    pub final_fen: String,
+    /// Made on the stack and written into the row's cells: no `String` per row.
+    pub final_fen: Option<FenText>,
     pub first_error_ply: Option<u32>,
     pub first_error_code: &'static str,
     pub checks: u32,
@@ -108,7 +109,7 @@ impl<'a> StatsRow<'a> {
             plies: report.plies,
             status: report.status.as_str(),
             termination: position.map_or("", |_| report.termination.as_str()),
-            final_fen: position.map(fen_of).unwrap_or_default(),
+            final_fen: position.map(|pos| FenText::of(pos, EnPassantMode::Always)),
             first_error_ply: first_error.map(|f| f.ply),
             first_error_code: first_error.map_or("", |f| f.code.as_str()),
             checks: counts.checks,
