@@ -98,9 +98,10 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 
     /// Worker threads (default: all cores): each reads a chunk of whole games in turn,
-    /// splits and replays it, and writes results when theirs come next. `--threads 1`,
-    /// and a `--games` range, run the whole pipeline on one thread. Output never depends
-    /// on it. At most 4 per core: more is cut to that, with a warning.
+    /// splits and replays it, and writes results when theirs come next; with N >= 2 a
+    /// compressed input has one more thread that decompresses ahead of them. `--threads
+    /// 1`, and a `--games` range, run the whole pipeline on one thread. Output never
+    /// depends on it. At most 4 per core: more is cut to that, with a warning.
     #[arg(
         short = 'j',
         long,
