@@ -446,6 +446,25 @@ mod tests {
         EnPassantMode::Legal,
     ];
 
+    /// The start, every position of `GAME` in order, then the `CHESS960` positions.
+    fn each_test_position(mut visit: impl FnMut(&Chess)) {
+        let mut pos = Chess::default();
+        visit(&pos);
+        for text in GAME.split_whitespace() {
+            let m = text.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+            visit(&pos);
+        }
+        for fen in CHESS960 {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Chess960)
+                .unwrap();
+            visit(&pos);
+        }
+    }
+
     fn assert_same(pos: &Chess) {
         for mode in MODES {
             let mut fast = String::new();
@@ -468,22 +487,8 @@ mod tests {
                 assert_eq!(String::from_utf8(out).unwrap(), expected);
             }
         };
-        let mut pos = Chess::default();
-        check(&pos);
-        check(&pos);
-        for text in GAME.split_whitespace() {
-            let m = text.parse::<San>().unwrap().to_move(&pos).unwrap();
-            pos.play_unchecked(m);
-            check(&pos);
-        }
-        for fen in CHESS960 {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Chess960)
-                .unwrap();
-            check(&pos);
-        }
+        check(&Chess::default());
+        each_test_position(&mut check);
         check(&Chess::default());
     }
 
@@ -492,20 +497,6 @@ mod tests {
     /// rights need file letters.
     #[test]
     fn append_fen_writes_what_shakmaty_writes() {
-        let mut pos = Chess::default();
-        assert_same(&pos);
-        for text in GAME.split_whitespace() {
-            let m = text.parse::<San>().unwrap().to_move(&pos).unwrap();
-            pos.play_unchecked(m);
-            assert_same(&pos);
-        }
-        for fen in CHESS960 {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Chess960)
-                .unwrap();
-            assert_same(&pos);
-        }
+        each_test_position(assert_same);
     }
 }

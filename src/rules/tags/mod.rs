@@ -93,15 +93,20 @@ impl Tags {
             spans.push(span);
         }
         let text = std::str::from_utf8(region).ok()?.to_string();
+        Some(Tags::indexed(text, spans))
+    }
+
+    /// The tags of `text` at `spans`, with the name bits and the index by name.
+    fn indexed(text: String, mut spans: Vec<TagText>) -> Tags {
         let by_name = by_name(&text, &spans);
         let (names, repeated) = names(&text, &mut spans);
-        Some(Tags {
+        Tags {
             text,
             spans,
             by_name,
             names,
             repeated,
-        })
+        }
     }
 
     /// Every tag's name and unescaped value, each part's bytes given by `text_of`, into one
@@ -133,15 +138,7 @@ impl Tags {
             });
         }
         let text = String::from_utf8(text).ok()?;
-        let by_name = by_name(&text, &spans);
-        let (names, repeated) = names(&text, &mut spans);
-        Some(Tags {
-            text,
-            spans,
-            by_name,
-            names,
-            repeated,
-        })
+        Some(Tags::indexed(text, spans))
     }
 
     /// The (name, value) pairs in input order.
