@@ -1,5 +1,5 @@
 //! criterion benchmarks of the per-game hot path: splitting (with the token and line
-//! work), the replay with every legal-path check (with the stats figures, and without
+//! work), the reading turn's cut into chunks, the replay with every legal-path check (with the stats figures, and without
 //! them as `validate` replays), the bare shakmaty replay it is compared with, repetition
 //! tracking on its own, the tags (decoded, looked up and checked), the mate analysis of
 //! the final positions (every side, or only what a verdict reads), and `convert`'s walk
@@ -24,7 +24,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pgnkit::input::{Decompression, Limits, Opened, Source, Splitter, open_source_with};
+use pgnkit::input::{
+    CHUNK_BYTES, Chunker, Decompression, Limits, MAX_CHUNK_BYTES, Opened, Piece, Source, Splitter,
+    open_source_with,
+};
 use pgnkit::output::records::{RecordFormat, encode};
 use pgnkit::pgn::TextDecoder;
 use pgnkit::pgn::{RawGame, TokenKind};
@@ -101,6 +104,26 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("hot_path");
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("split", |b| b.iter(|| split(black_box(&bytes)).len()));
+    // The reading turn of a parallel run: the input cut into chunks of whole games, each
+    // chunk's buffer handed back for the next (what the workers wait on, one at a time).
+    group.bench_function("chunk", |b| {
+        b.iter(|| {
+            let mut chunker = Chunker::with_sizes(
+                Cursor::new(black_box(&bytes)),
+                Limits::default(),
+                CHUNK_BYTES,
+                MAX_CHUNK_BYTES,
+            );
+            let (mut pieces, mut buffer) = (0, Vec::new());
+            while let Some(piece) = chunker.next_piece(std::mem::take(&mut buffer)).unwrap() {
+                pieces += 1;
+                if let Piece::Chunk(chunk) = piece {
+                    buffer = chunk.into_buffer();
+                }
+            }
+            pieces
+        })
+    });
     group.bench_function("replay", |b| {
         b.iter(|| {
             games
