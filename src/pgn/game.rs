@@ -84,6 +84,43 @@ impl RawGame {
     }
 }
 
+/// A game made in a test from tag lines alone, without the splitter: `rules` reads games
+/// but may not name `input` (`src/layers.rs`), even in its tests.
+#[cfg(test)]
+impl RawGame {
+    /// The game of `text`, each `[Name "value"]` line a tag (its value still escaped, as
+    /// the splitter leaves it); other lines are bytes of the game and no tag.
+    pub fn of_tag_lines(text: &[u8]) -> RawGame {
+        let mut tags = Vec::new();
+        let mut start = 0;
+        for (line, bytes) in (0u32..).zip(text.split_inclusive(|&b| b == b'\n')) {
+            let tag = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+            let space = tag.iter().position(|&b| b == b' ');
+            let quote = tag.iter().position(|&b| b == b'"');
+            if let (true, true, Some(space), Some(quote)) =
+                (tag.starts_with(b"["), tag.ends_with(b"\"]"), space, quote)
+            {
+                tags.push(RawTag {
+                    name: Span::new(start + 1, start + space),
+                    value: Span::new(start + quote + 1, start + tag.len() - 2),
+                    line,
+                });
+            }
+            start += bytes.len();
+        }
+        RawGame {
+            file: "-".into(),
+            index: 1,
+            global_index: 0,
+            line: 1,
+            bytes: text.to_vec(),
+            tags,
+            tokens: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+}
+
 /// `[Name "value"]`: byte ranges into the game's bytes.
 #[derive(Debug, Clone, Copy)]
 pub struct RawTag {

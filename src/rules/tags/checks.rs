@@ -200,16 +200,13 @@ mod tests {
     )]
 
     use super::check;
-    use crate::input::{Limits, Splitter};
-    use crate::pgn::TextDecoder;
+    use crate::pgn::{RawGame, TextDecoder};
     use crate::rules::findings::Code;
     use crate::rules::tags::Tags;
 
     fn tags(header: &str) -> Tags {
         let pgn = format!("{header}\n*\n");
-        let mut splitter = Splitter::new(pgn.as_bytes(), "-".into(), Limits::default());
-        let raw = splitter.next_game().unwrap().unwrap();
-        Tags::decode(&raw, &TextDecoder::Auto)
+        Tags::decode(&RawGame::of_tag_lines(pgn.as_bytes()), &TextDecoder::Auto)
     }
 
     /// `tag.duplicate` once per repeated name, at its second occurrence: `Exent` shares

@@ -331,12 +331,10 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
     use super::Tags;
-    use crate::input::{Limits, Splitter};
     use crate::pgn::{RawGame, TextDecoder};
 
     fn game(pgn: &[u8]) -> RawGame {
-        let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
-        splitter.next_game().unwrap().unwrap()
+        RawGame::of_tag_lines(pgn)
     }
 
     fn pairs(tags: &Tags) -> Vec<(String, String)> {
