@@ -149,12 +149,19 @@ impl Cells {
 
     /// The text of cell `index`, as CSV writes it ("" for an absent value).
     pub fn get(&self, index: usize) -> Option<&str> {
+        let (start, end) = self.span(index)?;
+        self.text.get(start..end)
+    }
+
+    /// Where cell `index` lies in the joined text (after the comma that ends the cell
+    /// before it).
+    pub(crate) fn span(&self, index: usize) -> Option<(usize, usize)> {
         let end = *self.ends.get(index)?;
         let start = match index.checked_sub(1) {
             Some(before) => *self.ends.get(before)? + 1,
             None => 0,
         };
-        self.text.get(start..end)
+        Some((start, end))
     }
 
     /// The cells' texts with the commas between them: the CSV line when no cell needs

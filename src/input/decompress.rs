@@ -135,25 +135,39 @@ pub fn decode_with(
     if let Some(hint) = unsupported_archive(&head, name) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, hint));
     }
-    let decoder: Box<dyn Read + Send> = if head.starts_with(&[0x1f, 0x8b]) {
-        Box::new(flate2::bufread::MultiGzDecoder::new(reader))
+    let reader: Box<dyn BufRead + Send> = if head.starts_with(&[0x1f, 0x8b]) {
+        decompressed(
+            Box::new(flate2::bufread::MultiGzDecoder::new(reader)),
+            decompression,
+        )?
     } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        Box::new(zstd::stream::read::Decoder::with_buffer(reader)?)
+        decompressed(
+            Box::new(zstd::stream::read::Decoder::with_buffer(reader)?),
+            decompression,
+        )?
     } else if head.starts_with(b"BZh") {
-        Box::new(bzip2::bufread::MultiBzDecoder::new(reader))
+        decompressed(
+            Box::new(bzip2::bufread::MultiBzDecoder::new(reader)),
+            decompression,
+        )?
     } else {
         // A plain file's bytes are a copy from the page cache: nothing to do ahead.
-        return Ok(Box::new(super::line_ends::LineEnds::new(
-            Box::new(reader) as Box<dyn BufRead + Send>
-        )));
-    };
-    let reader: Box<dyn BufRead + Send> = match decompression {
-        Decompression::InLine => Box::new(BufReader::with_capacity(BUFFER_SIZE, decoder)),
-        Decompression::Ahead => Box::new(Ahead::spawn(decoder)?),
+        Box::new(reader)
     };
     // Old Mac files (lone CR line ends) are read with LF line ends.
     let reader = Box::new(super::line_ends::LineEnds::new(reader));
     Ok(reader)
+}
+
+/// A decompressor's bytes, buffered in line or made ahead on a thread of their own.
+fn decompressed(
+    decoder: Box<dyn Read + Send>,
+    decompression: Decompression,
+) -> io::Result<Box<dyn BufRead + Send>> {
+    Ok(match decompression {
+        Decompression::InLine => Box::new(BufReader::with_capacity(BUFFER_SIZE, decoder)),
+        Decompression::Ahead => Box::new(Ahead::spawn(decoder)?),
+    })
 }
 
 /// Decompressed bytes made on a thread of their own, a few blocks ahead of the reader:

@@ -53,7 +53,7 @@ impl<W: Write + Send> RecordWriter<W> {
     ) -> anyhow::Result<RecordWriter<W>> {
         let out = match format {
             RecordFormat::Csv => {
-                out.write_all(&csv_header::<R>(extra)?)?;
+                out.write_all(&csv_header::<R>(extra))?;
                 Destination::Text(out)
             }
             RecordFormat::Jsonl => Destination::Text(out),
@@ -173,7 +173,7 @@ pub fn encode_with<R: Record>(
 }
 
 /// The CSV header of a record type, with its line end.
-fn csv_header<R: Record>(extra: &[String]) -> anyhow::Result<Vec<u8>> {
+fn csv_header<R: Record>(extra: &[String]) -> Vec<u8> {
     let mut names = Cells::default();
     for column in R::COLUMNS {
         names.text(column.name);
@@ -183,7 +183,7 @@ fn csv_header<R: Record>(extra: &[String]) -> anyhow::Result<Vec<u8>> {
     }
     let mut header = Vec::new();
     csv_row(&names, &mut header);
-    Ok(header)
+    header
 }
 
 /// One CSV record and `\n`, byte for byte as the csv crate's default writer makes it:
@@ -200,22 +200,13 @@ fn csv_row(cells: &Cells, out: &mut Vec<u8>) {
     }
     let mut from = 0;
     for &cell in &cells.quoted {
-        let (start, end) = span(cells, cell);
+        let (start, end) = cells.span(cell).unwrap_or((from, from));
         out.extend_from_slice(joined.get(from..start).unwrap_or_default());
         quote(joined.get(start..end).unwrap_or_default(), out);
         from = end;
     }
     out.extend_from_slice(joined.get(from..).unwrap_or_default());
     out.push(b'\n');
-}
-
-/// Where cell `index` lies in the joined text.
-fn span(cells: &Cells, index: usize) -> (usize, usize) {
-    let start = match index.checked_sub(1) {
-        Some(before) => cells.ends.get(before).map_or(0, |end| end + 1),
-        None => 0,
-    };
-    (start, cells.ends.get(index).copied().unwrap_or(start))
 }
 
 /// A cell in quotes, its quotes doubled.

@@ -273,15 +273,15 @@ impl DrawTracker {
         if clock < 100 {
             return;
         }
-        let unset = (clock >= 100 && self.fifty_move_ply.is_none())
-            || (clock >= 150 && self.seventy_five_move_ply.is_none());
+        let unset =
+            self.fifty_move_ply.is_none() || (clock >= 150 && self.seventy_five_move_ply.is_none());
         // A mate (or stalemate) on the same move ends the game first (FIDE 9.3, 9.6.2), so
         // the rule holds only where a legal move exists, as python-chess's
         // `is_fifty_moves` / `is_seventyfive_moves` decide. Asked only until both are set.
         if !unset || pos.legal_moves().is_empty() {
             return;
         }
-        if clock >= 100 && self.fifty_move_ply.is_none() {
+        if self.fifty_move_ply.is_none() {
             self.fifty_move_ply = Some(ply);
         }
         if clock >= 150 && self.seventy_five_move_ply.is_none() {

@@ -39,9 +39,8 @@ impl State {
         if self.current.overflow {
             OVERFLOW_PEEK
         } else {
-            self.limits
-                .max_game_bytes
-                .saturating_sub(line_start.saturating_sub(self.head))
+            bytes_limit(&self.limits, self.head)
+                .saturating_sub(line_start)
                 .max(OVERFLOW_PEEK)
         }
     }
@@ -226,7 +225,7 @@ impl State {
         };
         let len = tokenise_line(current, &mut out, limits, line);
         let whole = len > 0 && rest.get(len - 1) == Some(&b'\n');
-        if !whole || line_start + len > limits.max_game_bytes.saturating_add(*head) {
+        if !whole || line_start + len > bytes_limit(limits, *head) {
             // Undone: the careful path reads this line again.
             *current = saved.0;
             game.tokens.truncate(saved.1);
@@ -351,7 +350,7 @@ impl State {
             tags,
             problems,
         };
-        let end = process_line(current, &mut out, limits, line, *head);
+        let end = process_line(current, &mut out, limits, line, bytes_limit(limits, *head));
         if cut {
             current.open_comment = before.open_comment;
             current.depth = before.depth;
@@ -393,7 +392,7 @@ impl State {
             tags: &mut game.tags,
             problems: &mut game.problems,
         };
-        process_line(current, &mut out, limits, line, *head)
+        process_line(current, &mut out, limits, line, bytes_limit(limits, *head))
     }
 
     /// Completes the current game (if it holds anything) and numbers it.
@@ -557,21 +556,28 @@ pub(super) fn line_offset(line_no: u64, game_line: u64) -> u32 {
     u32::try_from(line_no.saturating_sub(game_line)).unwrap_or(u32::MAX)
 }
 
-/// Tokenises a line of the current game; the line that crosses the size limit is still
-/// tokenised (its moves are kept), then the limit is recorded (the game's first `head`
-/// bytes not counted). Returns where the line ended: at its end, or where the next game
-/// starts on it (`next_game_after_marker`).
+/// Where the current game's bytes reach the size limit: `max_game_bytes` past its head
+/// (the tag lines put before a table row's movetext, `Splitter::with_head`, which do not
+/// count; none for a game read from text).
+pub(super) fn bytes_limit(limits: &Limits, head: usize) -> usize {
+    limits.max_game_bytes.saturating_add(head)
+}
+
+/// Tokenises a line of the current game; the line that crosses the size limit (the game's
+/// bytes past `bytes_limit`) is still tokenised (its moves are kept), then the limit is
+/// recorded. Returns where the line ended: at its end, or where the next game starts on
+/// it (`next_game_after_marker`).
 pub(super) fn process_line(
     b: &mut Builder,
     out: &mut Out<'_>,
     limits: &Limits,
     line: LexLine<'_>,
-    head: usize,
+    bytes_limit: usize,
 ) -> usize {
     let was_overflow = b.overflow;
     let taken = tokenise_line(b, out, limits, line).min(line.bytes.len());
     let end = line.base + taken;
-    let over = (line.cut || end.saturating_sub(head) > limits.max_game_bytes) && !was_overflow;
+    let over = (line.cut || end > bytes_limit) && !was_overflow;
     if over {
         // A word the cut went through is not the word that was written.
         if line.cut

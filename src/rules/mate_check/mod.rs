@@ -14,7 +14,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::str::FromStr;
 use std::sync::{Mutex, OnceLock};
 
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{Bitboard, ByColor, CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use crate::rules::fen::style::append_fen;
 
@@ -134,11 +134,13 @@ pub fn analyse_wanted(
     if level == MateCheck::Material || chess960_castling || verdict.is_dead() {
         return verdict;
     }
-    // Both gates are asked first: most final positions pass both, and need no FEN.
-    let mut open = [Color::White, Color::Black].map(|side| {
+    // Both gates are asked first: most final positions pass both, and need no FEN. A side
+    // is settled when its verdict is known: it cannot mate by material, or the gate shows
+    // it free to.
+    let mut settled = ByColor::new_with(|side| {
         verdict.cannot(side) || (level == MateCheck::Fast && plainly_free(pos, side, FORCED_CHECKS))
     });
-    if open == [true, true] {
+    if settled.white && settled.black {
         return verdict;
     }
     let mut fen = String::with_capacity(80);
@@ -151,26 +153,20 @@ pub fn analyse_wanted(
     // The recorded winner first: its answer is always wanted, and may settle that the
     // position is not dead.
     let order = match wanted {
-        Wanted::DeadOr(Some(Color::Black)) => [1, 0],
-        _ => [0, 1],
+        Wanted::DeadOr(Some(Color::Black)) => [Color::Black, Color::White],
+        _ => [Color::White, Color::Black],
     };
-    for index in order {
-        let side = if index == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        if open.get(index).copied().unwrap_or(true) {
+    for side in order {
+        if *settled.get(side) {
             continue;
         }
         if let Wanted::DeadOr(winner) = wanted {
-            // Dead only if every side cannot mate: a side left open (able) or shown able
-            // rules it out, and then only the winner's answer is read.
-            let dead_possible = [Color::White, Color::Black]
+            // Dead only if no side can mate: once a side is settled as able, only the
+            // winner's answer is read.
+            let some_side_able = Color::ALL
                 .into_iter()
-                .zip(open)
-                .all(|(other, done)| verdict.cannot(other) || !done);
-            if winner != Some(side) && !dead_possible {
+                .any(|other| *settled.get(other) && !verdict.cannot(other));
+            if winner != Some(side) && some_side_able {
                 continue;
             }
         }
@@ -180,9 +176,7 @@ pub fn analyse_wanted(
             Color::Black => verdict.black_cannot = cannot,
         }
         verdict.budget |= budget;
-        if let Some(done) = open.get_mut(index) {
-            *done = true;
-        }
+        *settled.get_mut(side) = true;
     }
     verdict
 }

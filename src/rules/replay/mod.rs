@@ -515,17 +515,7 @@ impl Replay<'_> {
                 Some(Termination::FivefoldRepetition)
             } else if clock >= 150 && actual_suffix != Some(Suffix::Checkmate) {
                 Some(Termination::SeventyFiveMoves)
-            } else if (ply == 1
-                || matches!(
-                    m,
-                    Move::Normal {
-                        capture: Some(_),
-                        ..
-                    } | Move::Normal {
-                        promotion: Some(_),
-                        ..
-                    } | Move::EnPassant { .. }
-                ))
+            } else if (ply == 1 || m.is_capture() || m.is_promotion())
                 && self.pos.is_insufficient_material()
             {
                 // Only a capture or a promotion changes the material (a FEN may start dead).

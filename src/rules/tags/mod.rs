@@ -51,10 +51,11 @@ impl Tags {
                 Cow::Owned(text) => Cow::Owned(text.into_bytes()),
             })
         };
-        let auto = matches!(decoder, TextDecoder::Auto);
-        auto.then(|| Tags::copy_region(raw))
-            .flatten()
-            .or_else(|| auto.then(|| Tags::collect(raw, as_is)).flatten())
+        let as_they_are = match decoder {
+            TextDecoder::Auto => Tags::copy_region(raw).or_else(|| Tags::collect(raw, as_is)),
+            _ => None,
+        };
+        as_they_are
             .or_else(|| Tags::collect(raw, decoded))
             .unwrap_or_default()
     }
