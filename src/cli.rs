@@ -99,7 +99,8 @@ pub struct GlobalArgs {
 
     /// Worker threads (default: all cores): each reads a chunk of whole games in turn,
     /// splits and replays it, and writes results when theirs come next; with N >= 2 a
-    /// compressed input has one more thread that decompresses ahead of them. `--threads
+    /// compressed input has one more thread that decompresses ahead of them, and
+    /// `--format parquet` one that compresses the row groups behind them. `--threads
     /// 1`, and a `--games` range, run the whole pipeline on one thread. Output never
     /// depends on it. At most 4 per core: more is cut to that, with a warning.
     #[arg(

@@ -265,11 +265,10 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             RecordFormat::Jsonl,
             &[],
         )?),
-        FenFormat::Parquet => Sink::Records(RecordWriter::new::<FenRecord>(
-            output,
-            RecordFormat::Parquet,
-            &[],
-        )?),
+        FenFormat::Parquet => Sink::Records(
+            RecordWriter::new::<FenRecord>(output, RecordFormat::Parquet, &[])?
+                .encode_ahead(run.ctx.threads),
+        ),
     };
     let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(

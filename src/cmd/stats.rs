@@ -129,7 +129,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let summary_output = summary_output(&args)?;
     // The CSV header comes first, also when the input holds no game.
     let tags = &args.tags;
-    let mut rows = RecordWriter::new::<StatsRow>(output, format, tags)?;
+    let mut rows =
+        RecordWriter::new::<StatsRow>(output, format, tags)?.encode_ahead(run.ctx.threads);
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
     let totals = run.run(

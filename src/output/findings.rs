@@ -183,6 +183,14 @@ impl<W: Write + Send> FindingWriter<W> {
         })
     }
 
+    /// As [`RecordWriter::encode_ahead`].
+    pub fn encode_ahead(mut self, threads: usize) -> Self {
+        if let Sink::Records(records) = self.sink {
+            self.sink = Sink::Records(records.encode_ahead(threads));
+        }
+        self
+    }
+
     /// Writes one finding of one game.
     pub fn write(&mut self, game: &GameReport, finding: &Finding) -> anyhow::Result<()> {
         self.written += 1;

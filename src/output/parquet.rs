@@ -1,19 +1,25 @@
 //! `--format parquet`: the records of one type as one Parquet file, its schema made from
 //! the record type's columns (`record::Column`). Rows are gathered column by column and
 //! written as a row group, zstd-compressed, every `ROW_GROUP_ROWS` rows or
-//! `ROW_GROUP_BYTES` bytes of cell text, whichever comes first: what is held is at most one
-//! row group's cells, whatever the input. The bytes depend only on the records, in their
-//! order, so the file is the same at any thread count.
+//! `ROW_GROUP_BYTES` bytes of cell text, whichever comes first: what is held is at most
+//! two row groups' cells (one gathered, one encoded), whatever the input. A row group's
+//! column chunks are encoded apart from the file and then appended to it, on a thread of
+//! their own when there are worker threads (`encode_ahead`): the workers need not wait
+//! while a group is compressed. The bytes depend only on the records, in their order, so
+//! the file is the same at any thread count.
 
 use std::io::Write;
 use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
 
+use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
-use parquet::column::writer::ColumnWriter;
+use parquet::column::writer::{ColumnCloseResult, ColumnWriter, get_column_writer};
 use parquet::data_type::ByteArray;
-use parquet::file::properties::WriterProperties;
-use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::Type;
+use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::{ColumnDescPtr, Type};
 
 use crate::record::Json;
 
@@ -29,6 +35,101 @@ pub struct ParquetTable<W: Write + Send> {
     empty_string_is_null: bool,
     rows: usize,
     bytes: usize,
+    /// `ROW_GROUP_ROWS`, smaller in tests.
+    group_rows: usize,
+    encoder: Encoder,
+}
+
+/// A row group's column chunks, each encoded (compressed pages) with its metadata,
+/// ready to be appended to the file.
+type EncodedGroup = Vec<(Bytes, ColumnCloseResult)>;
+
+/// What a row group's columns are encoded with: the file's column descriptors and
+/// properties, so that an encoded chunk is what the file writer would have made.
+#[derive(Clone)]
+struct Encoding {
+    columns: Vec<ColumnDescPtr>,
+    properties: WriterPropertiesPtr,
+}
+
+/// Where full row groups are encoded.
+enum Encoder {
+    /// In line, on the thread that gathers (`--threads 1`).
+    InLine(Encoding),
+    /// On a thread of its own, started with the first full group; one group is encoded
+    /// while the next is gathered.
+    Ahead(Encoding),
+    Running(Running),
+}
+
+/// The encoding thread: it takes a group's cells and hands back the group encoded.
+struct Running {
+    send: SyncSender<Vec<Gathered>>,
+    receive: Receiver<anyhow::Result<EncodedGroup>>,
+    /// A group was sent and its encoding not yet taken back.
+    pending: bool,
+    thread: JoinHandle<()>,
+}
+
+impl Encoding {
+    /// Encodes each column's cells as one column chunk in memory. A column's cells are
+    /// freed once encoded: on the encoding thread, the group shrinks while the next one
+    /// grows, so the two together hold little more than one group.
+    fn encode(&self, columns: Vec<Gathered>) -> anyhow::Result<EncodedGroup> {
+        if columns.len() != self.columns.len() {
+            anyhow::bail!(
+                "{} record columns for {} Parquet columns",
+                columns.len(),
+                self.columns.len()
+            );
+        }
+        columns
+            .into_iter()
+            .zip(&self.columns)
+            .map(|(mut column, descr)| {
+                let mut sink = TrackedWrite::new(Vec::new());
+                let close = {
+                    let pages = Box::new(SerializedPageWriter::new(&mut sink));
+                    let mut writer =
+                        get_column_writer(descr.clone(), self.properties.clone(), pages);
+                    column.write_into(&mut writer)?;
+                    writer.close()?
+                };
+                Ok((Bytes::from(sink.into_inner()?), close))
+            })
+            .collect()
+    }
+}
+
+impl Running {
+    fn start(encoding: Encoding) -> anyhow::Result<Running> {
+        // One group waits to be encoded at most: memory stays at two groups' cells.
+        let (send, cells) = sync_channel::<Vec<Gathered>>(0);
+        let (done, receive) = sync_channel(1);
+        let thread = std::thread::Builder::new()
+            .name("parquet".into())
+            .spawn(move || {
+                for columns in cells {
+                    if done.send(encoding.encode(columns)).is_err() {
+                        return;
+                    }
+                }
+            })?;
+        Ok(Running {
+            send,
+            receive,
+            pending: false,
+            thread,
+        })
+    }
+
+    /// The group sent last, encoded.
+    fn take(&mut self) -> anyhow::Result<EncodedGroup> {
+        self.pending = false;
+        self.receive
+            .recv()
+            .map_err(|_| anyhow::anyhow!("the Parquet encoding thread stopped"))?
+    }
 }
 
 /// A column's cells of the row group in progress: the values that are not null, and the
@@ -73,6 +174,16 @@ impl Gathered {
                 values: Vec::new(),
                 defined: Vec::new(),
             },
+        }
+    }
+
+    /// A column of the same type with no cell.
+    fn emptied(&self) -> Gathered {
+        match self {
+            Gathered::Text { .. } => Gathered::of(Json::String),
+            Gathered::Int { .. } => Gathered::of(Json::Number),
+            Gathered::Double { .. } => Gathered::of(Json::Decimal),
+            Gathered::Bool { .. } => Gathered::of(Json::Bool),
         }
     }
 
@@ -247,6 +358,10 @@ impl<W: Write + Send> ParquetTable<W> {
             .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")))
             .build();
         let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))?;
+        let encoding = Encoding {
+            columns: writer.schema_descr().columns().to_vec(),
+            properties: writer.properties().clone(),
+        };
         Ok(ParquetTable {
             writer,
             columns: columns
@@ -256,7 +371,18 @@ impl<W: Write + Send> ParquetTable<W> {
             empty_string_is_null,
             rows: 0,
             bytes: 0,
+            group_rows: ROW_GROUP_ROWS,
+            encoder: Encoder::InLine(encoding),
         })
+    }
+
+    /// Full row groups are encoded on a thread of their own (started with the first one),
+    /// while the next group is gathered: for runs with worker threads, whom a group
+    /// encoded in line would keep waiting. The file's bytes are the same.
+    pub fn encode_ahead(&mut self) {
+        if let Encoder::InLine(encoding) = &self.encoder {
+            self.encoder = Encoder::Ahead(encoding.clone());
+        }
     }
 
     /// Adds one row, its cells as CSV writes them, in column order.
@@ -274,44 +400,128 @@ impl<W: Write + Send> ParquetTable<W> {
             );
         }
         self.rows += 1;
-        if self.rows >= ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES {
-            self.write_row_group()?;
+        if self.rows >= self.group_rows || self.bytes >= ROW_GROUP_BYTES {
+            self.end_row_group()?;
         }
         Ok(())
     }
 
-    fn write_row_group(&mut self) -> anyhow::Result<()> {
-        let mut group = self.writer.next_row_group()?;
-        let mut columns = self.columns.iter_mut();
-        while let Some(mut writer) = group.next_column()? {
-            let Some(column) = columns.next() else {
-                anyhow::bail!("more Parquet columns than record columns");
-            };
-            column.write_into(writer.untyped())?;
-            writer.close()?;
-        }
-        group.close()?;
+    /// Hands the gathered group to the encoder; the cells of the next group start empty.
+    fn end_row_group(&mut self) -> anyhow::Result<()> {
         self.rows = 0;
         self.bytes = 0;
-        Ok(())
+        if let Encoder::Ahead(encoding) = &self.encoder {
+            self.encoder = Encoder::Running(Running::start(encoding.clone())?);
+        }
+        let empty = self.columns.iter().map(Gathered::emptied).collect();
+        let full = std::mem::replace(&mut self.columns, empty);
+        match &mut self.encoder {
+            Encoder::InLine(encoding) => {
+                let group = encoding.encode(full)?;
+                append(&mut self.writer, group)
+            }
+            Encoder::Running(running) => {
+                // The group before this one is appended first.
+                if running.pending {
+                    let group = running.take()?;
+                    append(&mut self.writer, group)?;
+                }
+                running
+                    .send
+                    .send(full)
+                    .map_err(|_| anyhow::anyhow!("the Parquet encoding thread stopped"))?;
+                running.pending = true;
+                Ok(())
+            }
+            Encoder::Ahead(_) => Ok(()),
+        }
     }
 
     /// Writes the last row group and the footer; hands back the destination.
     pub fn finish(mut self) -> anyhow::Result<W> {
-        let pending = self
+        let gathered = self
             .columns
             .first()
             .is_some_and(|c| !c.defined().is_empty());
-        if pending {
-            self.write_row_group()?;
+        if gathered {
+            self.end_row_group()?;
+        }
+        if let Encoder::Running(mut running) = self.encoder {
+            if running.pending {
+                let group = running.take()?;
+                append(&mut self.writer, group)?;
+            }
+            drop(running.send);
+            running
+                .thread
+                .join()
+                .map_err(|_| anyhow::anyhow!("the Parquet encoding thread failed"))?;
         }
         Ok(self.writer.into_inner()?)
     }
 }
 
+/// Appends an encoded row group to the file.
+fn append<W: Write + Send>(
+    writer: &mut SerializedFileWriter<W>,
+    group: EncodedGroup,
+) -> anyhow::Result<()> {
+    let mut row_group = writer.next_row_group()?;
+    for (bytes, close) in group {
+        row_group.append_column(&bytes, close)?;
+    }
+    row_group.close()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_integer;
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use super::{ParquetTable, parse_integer};
+    use crate::record::Json;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    /// A table of `rows` rows in row groups of 7 rows, encoded in line or ahead.
+    fn table(rows: usize, ahead: bool) -> Vec<u8> {
+        let columns = [
+            ("name", Json::String),
+            ("n", Json::Number),
+            ("t", Json::Decimal),
+            ("b", Json::Bool),
+        ];
+        let mut table = ParquetTable::new(Vec::new(), columns.into_iter(), true).unwrap();
+        table.group_rows = 7;
+        if ahead {
+            table.encode_ahead();
+        }
+        for row in 0..rows {
+            let name = format!("player {}", row % 5);
+            let n = row.to_string();
+            let cells: [&[u8]; 4] = [
+                if row % 3 == 0 { b"" } else { name.as_bytes() },
+                n.as_bytes(),
+                b"1.5",
+                if row % 2 == 0 { b"true" } else { b"" },
+            ];
+            table.push_row(cells.into_iter()).unwrap();
+        }
+        table.finish().unwrap()
+    }
+
+    /// Row groups encoded on the encoding thread, one while the next is gathered, make
+    /// the file that encoding in line makes, byte for byte, and every row is in it.
+    #[test]
+    fn groups_encoded_ahead_are_the_groups_encoded_in_line() {
+        for rows in [0, 1, 6, 7, 8, 14, 15, 100] {
+            let in_line = table(rows, false);
+            assert_eq!(table(rows, true), in_line, "{rows} rows");
+            let file = SerializedFileReader::new(bytes::Bytes::from(in_line)).unwrap();
+            let metadata = file.metadata();
+            assert_eq!(metadata.num_row_groups(), rows.div_ceil(7), "{rows} rows");
+            assert_eq!(metadata.file_metadata().num_rows(), rows as i64);
+        }
+    }
 
     #[test]
     fn integers_as_str_parses_them() {

@@ -70,6 +70,19 @@ impl<W: Write + Send> RecordWriter<W> {
         })
     }
 
+    /// With worker threads (`threads` above 1), Parquet row groups are encoded on a
+    /// thread of their own, so the workers do not wait while one is compressed
+    /// (`ParquetTable::encode_ahead`); `--threads 1` stays one thread. The bytes are the
+    /// same either way.
+    pub fn encode_ahead(mut self, threads: usize) -> Self {
+        if let Destination::Parquet(table) = &mut self.out
+            && threads > 1
+        {
+            table.encode_ahead();
+        }
+        self
+    }
+
     pub fn write<R: Record>(&mut self, record: &R) -> anyhow::Result<()> {
         let bytes = encode(record, self.format, &self.extra)?;
         self.write_encoded(&bytes)
