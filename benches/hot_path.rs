@@ -4,7 +4,7 @@
 //! tracking on its own, the tags (decoded, looked up and checked), the mate analysis of
 //! the final positions (every side, or only what a verdict reads), and `convert`'s walk
 //! over every line (reading each move, or with the main line's moves known from the
-//! replay, as `convert` has them); the output side: a stats row made and written as CSV,
+//! replay, as `convert` has them); the output side: a stats row made and written as CSV or as Parquet (gathered and encoded),
 //! the FEN of every ply as `fen --every-ply` writes it, and a `.zst` read decompressed in
 //! line or ahead (on a thread of its own, as with several threads).
 //!
@@ -28,7 +28,7 @@ use pgnkit::input::{
     CHUNK_BYTES, Chunker, Decompression, Limits, MAX_CHUNK_BYTES, Opened, Piece, Source, Splitter,
     open_source_with,
 };
-use pgnkit::output::records::{RecordFormat, encode};
+use pgnkit::output::records::{RecordFormat, RecordWriter, encode};
 use pgnkit::pgn::TextDecoder;
 use pgnkit::pgn::{RawGame, TokenKind};
 use pgnkit::rules::draw::DrawTracker;
@@ -249,6 +249,20 @@ fn benches(c: &mut Criterion) {
                     encode(&row, RecordFormat::Csv, &[]).unwrap().len()
                 })
                 .sum::<usize>()
+        })
+    });
+    // The same rows as one Parquet file: each row's cells made on the worker, gathered
+    // by column and the row group encoded (in line, as at `--threads 1`).
+    group.bench_function("stats_rows_parquet", |b| {
+        b.iter(|| {
+            let mut writer =
+                RecordWriter::new::<StatsRow>(Vec::new(), RecordFormat::Parquet, &[]).unwrap();
+            for report in &reports {
+                let row = StatsRow::new(black_box(report), &[]);
+                let cells = encode(&row, RecordFormat::Parquet, &[]).unwrap();
+                writer.write_encoded(&cells).unwrap();
+            }
+            writer.finish().unwrap().len()
         })
     });
     let style = FenStyle::default();
