@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # scripts/bench.sh: throughput and memory of pgnkit beside its peers, on one large input.
 #
-# usage: scripts/bench.sh [--size MB] [--runs N] [--only PATTERN] [--no-peers]
+# usage: scripts/bench.sh [--size MB] [--runs N] [--pairs N] [--only PATTERN] [--no-peers]
 #
 #   --size MB     size of the generated input (default 200; 2048 for the memory figure)
 #   --runs N      rounds after one warm-up run; each command runs once per round, in turn
 #                 (default 3; the median counts, and each target is the median of the
 #                 rounds' ratios, so more rounds narrow it: use 7 or more for a target
 #                 within 10%)
+#   --pairs N     after the rounds, each target's two commands again, back to back N times
+#                 (A B A B ...), and the target also as the median of those pairs' ratios
+#                 with their range (default 0: none). Within a pair the two runs are
+#                 seconds apart, not a round apart: the host's drift moves them alike.
 #   --only PAT    run only the rows whose name matches the grep pattern PAT
 #   --no-peers    skip pgn-extract, python-chess and pgn-reader's examples
 #
@@ -28,15 +32,17 @@ set -euo pipefail
 
 size_mb=200
 runs=3
+pairs=0
 only=""
 peers=1
 while [ $# -gt 0 ]; do
   case $1 in
     --size) size_mb=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --pairs) pairs=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --no-peers) peers=0; shift ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -182,8 +188,9 @@ measure() {
   rows+=("$name")
 }
 
-# run_once NAME: one timed run; appends "wall_s cpu_s rss_kib" to $timings/NAME.runs
-# (cpu_s: user + system seconds, which another load on the machine disturbs less).
+# run_once NAME [FILE]: one timed run; appends "wall_s cpu_s rss_kib" to FILE (default
+# $timings/NAME.runs; cpu_s: user + system seconds, which another load on the machine
+# disturbs less).
 run_once() {
   local args
   mapfile -d '' args < "$timings/$1.cmd"
@@ -196,7 +203,7 @@ run_once() {
   awk -F': ' -v t="$(((end - start) / 1000))" '
     /User time|System time/ { c += $2 }
     /Maximum resident set size/ { m = $2 }
-    END { print t / 1e6, c, m }' "$timings/time.txt" >> "$timings/$1.runs"
+    END { print t / 1e6, c, m }' "$timings/time.txt" >> "${2:-$timings/$1.runs}"
 }
 
 # run_all: the warm-up, the rounds, then "name median_s mib_s games_s rss_mib cpu_s" in
@@ -314,12 +321,13 @@ run_all
 field() { [ -s "$timings/$1" ] && awk -v k="$2" '{ print $k }' "$timings/$1" || echo ""; }
 # ratio NAME_A NAME_B: MiB/s of A over MiB/s of B, taken round by round (A's run and B's
 # of the same round, so a drift between rounds moves both), and the median of those
-# ratios; `ratio_range` gives their smallest and largest.
+# ratios; `ratio_range` gives their smallest and largest. With RUNS_A and RUNS_B, the
+# runs are read from those files (the pairs) instead.
 round_ratios() {
   local ba bb
   ba=$(head -c 4096 "$timings/$1.cmd" | tr '\0' '\n' | sed -n 2p)
   bb=$(head -c 4096 "$timings/$2.cmd" | tr '\0' '\n' | sed -n 2p)
-  paste -d' ' "$timings/$1.runs" "$timings/$2.runs" |
+  paste -d' ' "${3:-$timings/$1.runs}" "${4:-$timings/$2.runs}" |
     awk -v ba="$ba" -v bb="$bb" '$1 > 0 && $4 > 0 { printf "%.4f\n", (ba / $1) / (bb / $4) }' | sort -g
 }
 ratio() {
@@ -328,20 +336,37 @@ ratio() {
   else echo "n/a"; fi
 }
 ratio_range() {
-  round_ratios "$1" "$2" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR) printf "%.2f-%.2f", lo, hi }'
+  round_ratios "$@" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR) printf "%.2f-%.2f", lo, hi }'
 }
-target() { # target LABEL NAME_A NAME_B MIN
-  local r range=""
+# in_pairs NAME_A NAME_B: with --pairs N, A and B run back to back N times; the median of
+# the pairs' ratios and their range ("" without pairs or without both commands).
+in_pairs() {
+  [ "$pairs" -gt 0 ] && [ -s "$timings/$1.runs" ] && [ -s "$timings/$2.runs" ] || return 0
+  local a=$timings/$1.$2.pair-a b=$timings/$1.$2.pair-b i
+  : > "$a"
+  : > "$b"
+  for ((i = 1; i <= pairs; i++)); do
+    run_once "$1" "$a"
+    run_once "$2" "$b"
+  done
+  round_ratios "$1" "$2" "$a" "$b" |
+    awk '{ r[NR] = $1 } END { if (NR) printf "%.2fx (%.2f-%.2f)", r[int((NR + 1) / 2)], r[1], r[NR] }'
+}
+target() { # target LABEL NAME_A NAME_B MIN: the verdict by the pairs when there are some
+  local r range="" paired judged
   r=$(ratio "$2" "$3")
+  paired=$(in_pairs "$2" "$3")
+  judged=${paired%%x*}
+  [ -n "$paired" ] || judged=$r
   local verdict="not measured"
-  [ "$r" != n/a ] && verdict=$(awk -v r="$r" -v m="$4" 'BEGIN { print (r >= m) ? "met" : "MISSED" }')
+  [ "$r" != n/a ] && verdict=$(awk -v r="$judged" -v m="$4" 'BEGIN { print (r >= m) ? "met" : "MISSED" }')
   [ "$r" != n/a ] && r="${r}x" && range=$(ratio_range "$2" "$3")
-  echo "| $1 | $r | $range | ${4}x | $verdict |"
+  echo "| $1 | $r | $range | $paired | ${4}x | $verdict |"
 }
 
 echo
 echo "Input: $input ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB, $games games); python-chess on a $(awk -v b="$cut_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB cut ($cut_games games)."
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg), median of $runs rounds after a warm-up (each command once per round, in turn)."
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg), median of $runs rounds after a warm-up (each command once per round, in turn); $pairs pairs per target (its two commands back to back)."
 echo
 echo "| command | median s | MiB/s | games/s | peak RSS MiB | CPU s |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
@@ -350,8 +375,8 @@ for name in "${rows[@]}"; do
   echo "| $n | $s | $mib | $gps | $rss | $cpu |"
 done
 echo
-echo "| target | measured (median of the rounds' ratios) | rounds' range | wanted | verdict |"
-echo "| --- | ---: | ---: | ---: | --- |"
+echo "| target | measured (median of the rounds' ratios) | rounds' range | in pairs (range) | wanted | verdict |"
+echo "| --- | ---: | ---: | ---: | ---: | --- |"
 # Issue 31's targets ("Faster than the bare loop"), then the older ones it does not repeat.
 target "validate vs pgn-reader parallel_validate" pgnkit-validate pgn-reader-parallel-validate 1.1
 target "validate vs bare-replay" pgnkit-validate bare-replay 1.0
@@ -369,7 +394,7 @@ reported() { # reported LABEL NAME_A NAME_B: a ratio shown beside the targets
   local r
   r=$(ratio "$2" "$3")
   [ "$r" != n/a ] && r="${r}x"
-  echo "| $1 | $r | $(ratio_range "$2" "$3") | (reported) | - |"
+  echo "| $1 | $r | $(ratio_range "$2" "$3") | $(in_pairs "$2" "$3") | (reported) | - |"
 }
 reported "validate --mate-check fast vs material" pgnkit-validate pgnkit-validate-material
 reported "stats --mate-check fast vs material" pgnkit-stats pgnkit-stats-material
@@ -382,8 +407,8 @@ target "select --dedupe vs pgn-extract -D" pgnkit-select-dedupe pgn-extract-D 10
 target "select --reaches vs pgn-extract -x" pgnkit-select-reaches pgn-extract-x 5
 cpu_a=$(field bare-replay 6); cpu_b=$(field pgnkit-validate 6)
 if [ -n "$cpu_a" ] && [ -n "$cpu_b" ]; then
-  echo "| validate vs bare-replay, by CPU seconds (less load-sensitive) | $(awk -v a="$cpu_a" -v b="$cpu_b" 'BEGIN { printf "%.2fx", a / b }') | | 1.0x | (indicative) |"
+  echo "| validate vs bare-replay, by CPU seconds (less load-sensitive) | $(awk -v a="$cpu_a" -v b="$cpu_b" 'BEGIN { printf "%.2fx", a / b }') | | | 1.0x | (indicative) |"
 fi
 # Issue 31: no higher than before it (10-13 MiB at 2 threads).
 rss=$(field pgnkit-validate-j2 5)
-[ -n "$rss" ] && echo "| validate --threads 2 peak RSS | ${rss} MiB | | <= 13 MiB | $(awk -v r="$rss" 'BEGIN { print (r <= 13) ? "met" : "MISSED" }') |"
+[ -n "$rss" ] && echo "| validate --threads 2 peak RSS | ${rss} MiB | | | <= 13 MiB | $(awk -v r="$rss" 'BEGIN { print (r <= 13) ? "met" : "MISSED" }') |"
