@@ -4,9 +4,10 @@
 //! tracking on its own, the tags (decoded, looked up and checked), the mate analysis of
 //! the final positions (every side, or only what a verdict reads), and `convert`'s walk
 //! over every line (reading each move, or with the main line's moves known from the
-//! replay, as `convert` has them); the output side: a stats row made and written as CSV or as Parquet (gathered and encoded),
-//! the FEN of every ply as `fen --every-ply` writes it, and a `.zst` read decompressed in
-//! line or ahead (on a thread of its own, as with several threads).
+//! replay, as `convert` has them); the output side: a stats row made and written as CSV
+//! or as Parquet (gathered and encoded), the FEN of every ply as `fen --every-ply` writes
+//! it, and a `.zst` read decompressed in line or ahead (on a thread of its own, as with
+//! several threads).
 //!
 //! Input: `testdata/bench/lichess_manwithavan.pgn` (289 real games), or the file named by
 //! `PGNKIT_BENCH_PGN`. Run: `cargo bench --bench hot_path`.

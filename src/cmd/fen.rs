@@ -267,7 +267,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         )?),
         FenFormat::Parquet => Sink::Records(
             RecordWriter::new::<FenRecord>(output, RecordFormat::Parquet, &[])?
-                .encode_ahead(run.ctx.threads),
+                .encode_ahead(run.ctx.threads)?,
         ),
     };
     let mut errors = StderrErrors::new(codes)?;

@@ -130,7 +130,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // The CSV header comes first, also when the input holds no game.
     let tags = &args.tags;
     let mut rows =
-        RecordWriter::new::<StatsRow>(output, format, tags)?.encode_ahead(run.ctx.threads);
+        RecordWriter::new::<StatsRow>(output, format, tags)?.encode_ahead(run.ctx.threads)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
     let totals = run.run(

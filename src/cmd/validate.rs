@@ -153,7 +153,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         run.ctx.color,
         detail,
     )?
-    .encode_ahead(run.ctx.threads);
+    .encode_ahead(run.ctx.threads)?;
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();

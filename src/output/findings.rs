@@ -184,11 +184,11 @@ impl<W: Write + Send> FindingWriter<W> {
     }
 
     /// As [`RecordWriter::encode_ahead`].
-    pub fn encode_ahead(mut self, threads: usize) -> Self {
+    pub fn encode_ahead(mut self, threads: usize) -> anyhow::Result<Self> {
         if let Sink::Records(records) = self.sink {
-            self.sink = Sink::Records(records.encode_ahead(threads));
+            self.sink = Sink::Records(records.encode_ahead(threads)?);
         }
-        self
+        Ok(self)
     }
 
     /// Writes one finding of one game.

@@ -56,10 +56,8 @@ struct Encoding {
 enum Encoder {
     /// In line, on the thread that gathers (`--threads 1`).
     InLine(Encoding),
-    /// On a thread of its own, started with the first full group; one group is encoded
-    /// while the next is gathered.
-    Ahead(Encoding),
-    Running(Running),
+    /// On a thread of its own: one group is encoded while the next is gathered.
+    Ahead(Running),
 }
 
 /// The encoding thread: it takes a group's cells and hands back the group encoded.
@@ -123,13 +121,17 @@ impl Running {
         })
     }
 
-    /// The group sent last, encoded.
-    fn take(&mut self) -> anyhow::Result<EncodedGroup> {
-        self.pending = false;
-        self.receive
-            .recv()
-            .map_err(|_| anyhow::anyhow!("the Parquet encoding thread stopped"))?
+    /// The group sent last, encoded, if one was sent and not yet taken back.
+    fn take(&mut self) -> anyhow::Result<Option<EncodedGroup>> {
+        if !std::mem::take(&mut self.pending) {
+            return Ok(None);
+        }
+        self.receive.recv().map_err(|_| stopped())?.map(Some)
     }
+}
+
+fn stopped() -> anyhow::Error {
+    anyhow::anyhow!("the Parquet encoding thread stopped")
 }
 
 /// A column's cells of the row group in progress: the values that are not null, and the
@@ -184,15 +186,6 @@ impl Gathered {
             Gathered::Int { .. } => Gathered::of(Json::Number),
             Gathered::Double { .. } => Gathered::of(Json::Decimal),
             Gathered::Bool { .. } => Gathered::of(Json::Bool),
-        }
-    }
-
-    fn defined(&self) -> &[i16] {
-        match self {
-            Gathered::Text { defined, .. }
-            | Gathered::Int { defined, .. }
-            | Gathered::Double { defined, .. }
-            | Gathered::Bool { defined, .. } => defined,
         }
     }
 
@@ -376,13 +369,14 @@ impl<W: Write + Send> ParquetTable<W> {
         })
     }
 
-    /// Full row groups are encoded on a thread of their own (started with the first one),
-    /// while the next group is gathered: for runs with worker threads, whom a group
-    /// encoded in line would keep waiting. The file's bytes are the same.
-    pub fn encode_ahead(&mut self) {
+    /// Full row groups are encoded on a thread of their own, while the next group is
+    /// gathered: for runs with worker threads, whom a group encoded in line would keep
+    /// waiting. The file's bytes are the same.
+    pub fn encode_ahead(&mut self) -> anyhow::Result<()> {
         if let Encoder::InLine(encoding) = &self.encoder {
-            self.encoder = Encoder::Ahead(encoding.clone());
+            self.encoder = Encoder::Ahead(Running::start(encoding.clone())?);
         }
+        Ok(())
     }
 
     /// Adds one row, its cells as CSV writes them, in column order.
@@ -410,45 +404,29 @@ impl<W: Write + Send> ParquetTable<W> {
     fn end_row_group(&mut self) -> anyhow::Result<()> {
         self.rows = 0;
         self.bytes = 0;
-        if let Encoder::Ahead(encoding) = &self.encoder {
-            self.encoder = Encoder::Running(Running::start(encoding.clone())?);
-        }
         let empty = self.columns.iter().map(Gathered::emptied).collect();
         let full = std::mem::replace(&mut self.columns, empty);
         match &mut self.encoder {
-            Encoder::InLine(encoding) => {
-                let group = encoding.encode(full)?;
-                append(&mut self.writer, group)
-            }
-            Encoder::Running(running) => {
+            Encoder::InLine(encoding) => append(&mut self.writer, encoding.encode(full)?),
+            Encoder::Ahead(running) => {
                 // The group before this one is appended first.
-                if running.pending {
-                    let group = running.take()?;
+                if let Some(group) = running.take()? {
                     append(&mut self.writer, group)?;
                 }
-                running
-                    .send
-                    .send(full)
-                    .map_err(|_| anyhow::anyhow!("the Parquet encoding thread stopped"))?;
+                running.send.send(full).map_err(|_| stopped())?;
                 running.pending = true;
                 Ok(())
             }
-            Encoder::Ahead(_) => Ok(()),
         }
     }
 
     /// Writes the last row group and the footer; hands back the destination.
     pub fn finish(mut self) -> anyhow::Result<W> {
-        let gathered = self
-            .columns
-            .first()
-            .is_some_and(|c| !c.defined().is_empty());
-        if gathered {
+        if self.rows > 0 {
             self.end_row_group()?;
         }
-        if let Encoder::Running(mut running) = self.encoder {
-            if running.pending {
-                let group = running.take()?;
+        if let Encoder::Ahead(mut running) = self.encoder {
+            if let Some(group) = running.take()? {
                 append(&mut self.writer, group)?;
             }
             drop(running.send);
@@ -493,7 +471,7 @@ mod tests {
         let mut table = ParquetTable::new(Vec::new(), columns.into_iter(), true).unwrap();
         table.group_rows = 7;
         if ahead {
-            table.encode_ahead();
+            table.encode_ahead().unwrap();
         }
         for row in 0..rows {
             let name = format!("player {}", row % 5);

@@ -74,13 +74,13 @@ impl<W: Write + Send> RecordWriter<W> {
     /// thread of their own, so the workers do not wait while one is compressed
     /// (`ParquetTable::encode_ahead`); `--threads 1` stays one thread. The bytes are the
     /// same either way.
-    pub fn encode_ahead(mut self, threads: usize) -> Self {
+    pub fn encode_ahead(mut self, threads: usize) -> anyhow::Result<Self> {
         if let Destination::Parquet(table) = &mut self.out
             && threads > 1
         {
-            table.encode_ahead();
+            table.encode_ahead()?;
         }
-        self
+        Ok(self)
     }
 
     pub fn write<R: Record>(&mut self, record: &R) -> anyhow::Result<()> {
