@@ -36,6 +36,21 @@ impl<R: BufRead> LineEnds<R> {
             cr_pending: false,
         }
     }
+
+    /// As [`LineEnds::new`], decided on `first`, the first buffer of the stream as `new`
+    /// would have seen it: for a stream whose buffer is then made smaller
+    /// (`decompress::read_past`), so that the decision stays the same at any `--threads`.
+    pub fn decided_on(inner: R, first: &[u8]) -> LineEnds<R> {
+        LineEnds {
+            translate: Some(translates(first)),
+            ..LineEnds::new(inner)
+        }
+    }
+}
+
+/// Whether a stream whose first buffer is `head` is read with its lone CRs translated.
+fn translates(head: &[u8]) -> bool {
+    has_lone_cr(head) && !super::encoding::looks_wide(head)
 }
 
 impl<R: BufRead> BufRead for LineEnds<R> {
@@ -43,8 +58,7 @@ impl<R: BufRead> BufRead for LineEnds<R> {
         let translate = match self.translate {
             Some(translate) => translate,
             None => {
-                let head = self.inner.fill_buf()?;
-                let translate = has_lone_cr(head) && !super::encoding::looks_wide(head);
+                let translate = translates(self.inner.fill_buf()?);
                 self.translate = Some(translate);
                 translate
             }
