@@ -1,6 +1,8 @@
 //! criterion benchmarks of the per-game hot path: splitting (with the token and line
-//! work), the reading turn's cut into chunks, the replay with every legal-path check (with the stats figures, and without
-//! them as `validate` replays), the bare shakmaty replay it is compared with, repetition
+//! work), the reading turn's cut into chunks (from memory, and from a plain file buffered
+//! as in line or read straight into the chunks as with several threads), the replay with
+//! every legal-path check (with the stats figures, and without them as `validate`
+//! replays), the bare shakmaty replay it is compared with, repetition
 //! tracking on its own, the tags (decoded, looked up and checked), the mate analysis of
 //! the final positions (every side, or only what a verdict reads), and `convert`'s walk
 //! over every line (reading each move, or with the main line's moves known from the
@@ -64,6 +66,19 @@ fn split(bytes: &[u8]) -> Vec<RawGame> {
 }
 
 /// The main-line moves of each game, found the way the replay finds them.
+/// The pieces `reader` is cut into, each chunk's buffer handed back for the next.
+fn chunk_all<R: std::io::BufRead>(reader: R) -> usize {
+    let mut chunker = Chunker::with_sizes(reader, Limits::default(), CHUNK_BYTES, MAX_CHUNK_BYTES);
+    let (mut pieces, mut buffer) = (0, Vec::new());
+    while let Some(piece) = chunker.next_piece(std::mem::take(&mut buffer)).unwrap() {
+        pieces += 1;
+        if let Piece::Chunk(chunk) = piece {
+            buffer = chunk.into_buffer();
+        }
+    }
+    pieces
+}
+
 fn main_lines(games: &[RawGame]) -> Vec<Vec<Move>> {
     games.iter().map(bare_replay).collect()
 }
@@ -108,23 +123,34 @@ fn benches(c: &mut Criterion) {
     // The reading turn of a parallel run: the input cut into chunks of whole games, each
     // chunk's buffer handed back for the next (what the workers wait on, one at a time).
     group.bench_function("chunk", |b| {
-        b.iter(|| {
-            let mut chunker = Chunker::with_sizes(
-                Cursor::new(black_box(&bytes)),
-                Limits::default(),
-                CHUNK_BYTES,
-                MAX_CHUNK_BYTES,
-            );
-            let (mut pieces, mut buffer) = (0, Vec::new());
-            while let Some(piece) = chunker.next_piece(std::mem::take(&mut buffer)).unwrap() {
-                pieces += 1;
-                if let Piece::Chunk(chunk) = piece {
-                    buffer = chunk.into_buffer();
-                }
-            }
-            pieces
-        })
+        b.iter(|| chunk_all(Cursor::new(black_box(&bytes))))
     });
+    // The same turn from a plain file as the parallel path opens it (read straight into
+    // the chunks) and as `--threads 1` buffers it (through 64 KiB, copied once more).
+    let dir = tempfile::tempdir().unwrap();
+    let plain = Source::File {
+        name: "bench.pgn".into(),
+        path: dir.path().join("bench.pgn"),
+    };
+    if let Source::File { path, .. } = &plain {
+        std::fs::write(path, &bytes).unwrap();
+    }
+    for (name, decompression) in [
+        ("chunk_file_buffered", Decompression::InLine),
+        ("chunk_file_read_past", Decompression::Ahead),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let counter = Arc::new(AtomicU64::new(0));
+                let opened =
+                    open_source_with(&plain, Limits::default(), counter, decompression).unwrap();
+                let Opened::Text(reader) = opened else {
+                    panic!("a PGN file opens as text");
+                };
+                chunk_all(reader)
+            })
+        });
+    }
     group.bench_function("replay", |b| {
         b.iter(|| {
             games
@@ -286,7 +312,6 @@ fn benches(c: &mut Criterion) {
             bytes
         })
     });
-    let dir = tempfile::tempdir().unwrap();
     let zst = dir.path().join("bench.pgn.zst");
     std::fs::write(&zst, zstd::encode_all(bytes.as_slice(), 3).unwrap()).unwrap();
     let source = Source::File {
