@@ -66,6 +66,15 @@ fn split(bytes: &[u8]) -> Vec<RawGame> {
 }
 
 /// The main-line moves of each game, found the way the replay finds them.
+/// A PGN source opened as the pipeline opens it, decompressing where `decompression` says.
+fn open_text(source: &Source, decompression: Decompression) -> pgnkit::input::Decoded {
+    let counter = Arc::new(AtomicU64::new(0));
+    match open_source_with(source, Limits::default(), counter, decompression).unwrap() {
+        Opened::Text(reader) => reader,
+        Opened::Table(_) => panic!("{} opens as a table", source.name()),
+    }
+}
+
 /// The pieces `reader` is cut into, each chunk's buffer handed back for the next.
 fn chunk_all<R: std::io::BufRead>(reader: R) -> usize {
     let mut chunker = Chunker::with_sizes(reader, Limits::default(), CHUNK_BYTES, MAX_CHUNK_BYTES);
@@ -140,15 +149,7 @@ fn benches(c: &mut Criterion) {
         ("chunk_file_read_past", Decompression::Ahead),
     ] {
         group.bench_function(name, |b| {
-            b.iter(|| {
-                let counter = Arc::new(AtomicU64::new(0));
-                let opened =
-                    open_source_with(&plain, Limits::default(), counter, decompression).unwrap();
-                let Opened::Text(reader) = opened else {
-                    panic!("a PGN file opens as text");
-                };
-                chunk_all(reader)
-            })
+            b.iter(|| chunk_all(open_text(&plain, decompression)))
         });
     }
     group.bench_function("replay", |b| {
@@ -324,12 +325,7 @@ fn benches(c: &mut Criterion) {
     ] {
         group.bench_function(name, |b| {
             b.iter(|| {
-                let counter = Arc::new(AtomicU64::new(0));
-                let opened =
-                    open_source_with(&source, Limits::default(), counter, decompression).unwrap();
-                let Opened::Text(mut reader) = opened else {
-                    panic!("a .zst opens as text");
-                };
+                let mut reader = open_text(&source, decompression);
                 let mut all = Vec::new();
                 reader.read_to_end(&mut all).unwrap();
                 all.len()
