@@ -65,7 +65,6 @@ fn split(bytes: &[u8]) -> Vec<RawGame> {
     games
 }
 
-/// The main-line moves of each game, found the way the replay finds them.
 /// A PGN source opened as the pipeline opens it, decompressing where `decompression` says.
 fn open_text(source: &Source, decompression: Decompression) -> pgnkit::input::Decoded {
     let counter = Arc::new(AtomicU64::new(0));
@@ -88,6 +87,7 @@ fn chunk_all<R: std::io::BufRead>(reader: R) -> usize {
     pieces
 }
 
+/// The main-line moves of each game, found the way the replay finds them.
 fn main_lines(games: &[RawGame]) -> Vec<Vec<Move>> {
     games.iter().map(bare_replay).collect()
 }

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::line_ends::LineEnds;
+use super::line_ends::{self, LineEnds};
 use super::table::{self, TableGames};
 use super::{Limits, Source};
 
@@ -179,12 +179,21 @@ fn read_past(
     mut reader: BufReader<Box<dyn Read + Send>>,
 ) -> io::Result<LineEnds<BufReader<Box<dyn Read + Send>>>> {
     let first = reader.fill_buf()?.to_vec();
+    let translate = line_ends::translates(&first);
     let source = reader.into_inner();
-    let from_first: Box<dyn Read + Send> = Box::new(io::Cursor::new(first.clone()).chain(source));
-    Ok(LineEnds::decided_on(
-        BufReader::with_capacity(READ_PAST_BUFFER, from_first),
-        &first,
+    Ok(LineEnds::decided(
+        led_by(first, Box::new(source), READ_PAST_BUFFER),
+        translate,
     ))
+}
+
+/// `rest` behind a buffer of `capacity` bytes, led by `head`, bytes already read from it.
+fn led_by(
+    head: Vec<u8>,
+    rest: Box<dyn Read + Send>,
+    capacity: usize,
+) -> BufReader<Box<dyn Read + Send>> {
+    BufReader::with_capacity(capacity, Box::new(io::Cursor::new(head).chain(rest)))
 }
 
 /// A decompressor's bytes, buffered in line or made ahead on a thread of their own.
@@ -385,8 +394,7 @@ fn fill_at_least(reader: &mut BufReader<Box<dyn Read + Send>>, n: usize) -> io::
         reader.consume(take);
     }
     let rest = std::mem::replace(reader, BufReader::new(Box::new(io::empty())));
-    let chained: Box<dyn Read + Send> = Box::new(io::Cursor::new(head.clone()).chain(rest));
-    *reader = BufReader::with_capacity(BUFFER_SIZE, chained);
+    *reader = led_by(head.clone(), Box::new(rest), BUFFER_SIZE);
     Ok(head)
 }
 

@@ -37,19 +37,19 @@ impl<R: BufRead> LineEnds<R> {
         }
     }
 
-    /// As [`LineEnds::new`], decided on `first`, the first buffer of the stream as `new`
-    /// would have seen it: for a stream whose buffer is then made smaller
+    /// As [`LineEnds::new`], with the decision `translates` made on the stream's first
+    /// buffer as `new` would have seen it: for a stream whose buffer is then made smaller
     /// (`decompress::read_past`), so that the decision stays the same at any `--threads`.
-    pub fn decided_on(inner: R, first: &[u8]) -> LineEnds<R> {
+    pub fn decided(inner: R, translate: bool) -> LineEnds<R> {
         LineEnds {
-            translate: Some(translates(first)),
+            translate: Some(translate),
             ..LineEnds::new(inner)
         }
     }
 }
 
 /// Whether a stream whose first buffer is `head` is read with its lone CRs translated.
-fn translates(head: &[u8]) -> bool {
+pub fn translates(head: &[u8]) -> bool {
     has_lone_cr(head) && !super::encoding::looks_wide(head)
 }
 
