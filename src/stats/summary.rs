@@ -3,23 +3,34 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::rules::GameReport;
-use crate::rules::mate_check::MateCheck;
+use crate::rules::mate_check::{CannotMate, MateCheck};
+use crate::rules::result::Termination;
+use crate::rules::{Code, GameReport, Status};
 use crate::stats::row::insufficient_material;
 
 /// Counts by section and key. Rows are kept sorted, so writing is deterministic.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Summary {
-    /// section -> key -> count, for the keys not in `FIXED`. The keys are hashed: a
-    /// section such as `opening` has thousands, and every game looks one up (the views
-    /// and the files are sorted).
+    /// section -> key -> count, for the keys not in `FIXED_KEYS` or the openings: a
+    /// Result tag of another value, and whatever a merged file holds (the views and the
+    /// files are sorted).
     counts: BTreeMap<String, HashMap<String, u64>>,
-    /// The counts of the `FIXED` keys; `None` until a key is first added (a key added
+    /// The counts of the `FIXED_KEYS`; `None` until a key is first added (a key added
     /// with 0 is listed, one never added is not).
     fixed: [Option<u64>; FIXED_KEYS],
     /// The `opening` counts of the games added, by the opening's place in the data set
     /// (a game adds to a slot, not to a key of thousands; `sections` names them).
     openings: Vec<u64>,
+}
+
+impl Default for Summary {
+    fn default() -> Summary {
+        Summary {
+            counts: BTreeMap::new(),
+            fixed: [None; FIXED_KEYS],
+            openings: Vec::new(),
+        }
+    }
 }
 
 /// Equal when every (section, key, count) is, however the counts are kept.
@@ -64,21 +75,46 @@ pub const MOVE_COUNTS: [MoveCount; 8] = [
     ("missed_en_passant", |r| r.counts.missed_en_passant),
 ];
 
-/// The keys every game adds to, counted in an array instead of the map (most of a
-/// game's additions are these): `games`, then `DRAW_RULES`, then `MOVE_COUNTS`.
-const FIXED_KEYS: usize = 1 + DRAW_RULES.len() + MOVE_COUNTS.len();
+/// The `result` keys of the four results a game can record; any other Result tag value
+/// is a key of the map.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// The keys known before any game is read, counted in an array instead of the map (every
+/// game adds to a dozen of them, and a map lookup hashes two strings): `games`, then
+/// `DRAW_RULES`, `MOVE_COUNTS`, the four results, the statuses, the terminations, the
+/// finding codes, the `--mate-check` levels and `budget`, and the `cannot_mate` sides.
+const FIXED_KEYS: usize = FIRST_CANNOT_MATE + CannotMate::ALL.len();
 const FIRST_DRAW_RULE: usize = 1;
 const FIRST_MOVE_COUNT: usize = FIRST_DRAW_RULE + DRAW_RULES.len();
+const FIRST_RESULT: usize = FIRST_MOVE_COUNT + MOVE_COUNTS.len();
+const FIRST_STATUS: usize = FIRST_RESULT + RESULTS.len();
+const FIRST_TERMINATION: usize = FIRST_STATUS + Status::ALL.len();
+const FIRST_FINDING: usize = FIRST_TERMINATION + Termination::ALL.len();
+const FIRST_MATE_LEVEL: usize = FIRST_FINDING + Code::ALL.len();
+const MATE_BUDGET: usize = FIRST_MATE_LEVEL + MateCheck::ALL.len();
+const FIRST_CANNOT_MATE: usize = MATE_BUDGET + 1;
 
 /// The (section, key) of each `FIXED_KEYS` slot, in slot order.
 fn fixed_keys() -> impl Iterator<Item = (&'static str, &'static str)> {
     std::iter::once(("games", "games"))
         .chain(DRAW_RULES.iter().map(|&(key, _)| ("draw_rule", key)))
         .chain(MOVE_COUNTS.iter().map(|&(key, _)| ("moves", key)))
+        .chain(RESULTS.iter().map(|&key| ("result", key)))
+        .chain(Status::ALL.iter().map(|s| ("status", s.as_str())))
+        .chain(Termination::ALL.iter().map(|t| ("termination", t.as_str())))
+        .chain(Code::ALL.iter().map(|c| ("finding", c.as_str())))
+        .chain(MateCheck::ALL.iter().map(|l| ("mate_check", l.as_str())))
+        .chain(std::iter::once(("mate_check", "budget")))
+        .chain(CannotMate::ALL.iter().map(|s| ("cannot_mate", s.as_str())))
 }
 
 fn fixed_index(section: &str, key: &str) -> Option<usize> {
     fixed_keys().position(|(s, k)| s == section && k == key)
+}
+
+/// The slot of `value` among `all`, from slot `first` on.
+fn slot<T: PartialEq>(first: usize, all: &[T], value: &T) -> Option<usize> {
+    all.iter().position(|v| v == value).map(|i| first + i)
 }
 
 /// A count that would pass 2^64 - 1 when added to.
@@ -137,6 +173,16 @@ impl Summary {
             .entry(key.to_string())
             .or_default();
         *count = count.saturating_add(n);
+    }
+
+    /// Adds one to `(section, key)`: in its slot, or in the map if it has none (a Result
+    /// tag of another value; an enum value left out of its `ALL` list would be counted
+    /// there too, not lost).
+    fn add_one(&mut self, index: Option<usize>, section: &str, key: &str) {
+        match index {
+            Some(index) => self.add_fixed(index, 1),
+            None => self.add_to_map(section, key, 1),
+        }
     }
 
     fn add_fixed(&mut self, index: usize, n: u64) {
@@ -214,23 +260,31 @@ impl Summary {
     /// Counts one game.
     pub fn add_game(&mut self, report: &GameReport) {
         self.add_fixed(0, 1);
-        self.add_to_map("result", &report.result, 1);
-        self.add_to_map("status", report.status.as_str(), 1);
+        let result = report.result.as_str();
+        self.add_one(slot(FIRST_RESULT, &RESULTS, &result), "result", result);
+        let status = report.status;
+        let index = slot(FIRST_STATUS, &Status::ALL, &status);
+        self.add_one(index, "status", status.as_str());
         // Games that never reached a position have no termination.
         if report.final_pos.is_some() {
-            self.add_to_map("termination", report.termination.as_str(), 1);
+            let termination = report.termination;
+            let index = slot(FIRST_TERMINATION, &Termination::ALL, &termination);
+            self.add_one(index, "termination", termination.as_str());
         }
         for finding in &report.findings {
-            self.add_to_map("finding", finding.code.as_str(), 1);
+            let index = slot(FIRST_FINDING, Code::ALL, &finding.code);
+            self.add_one(index, "finding", finding.code.as_str());
         }
         if let Some(level) = report.mate.level {
-            self.add_to_map("mate_check", level.as_str(), 1);
+            let index = slot(FIRST_MATE_LEVEL, &MateCheck::ALL, &level);
+            self.add_one(index, "mate_check", level.as_str());
             if report.mate.budget {
-                self.add_to_map("mate_check", "budget", 1);
+                self.add_fixed(MATE_BUDGET, 1);
             }
         }
         if let Some(sides) = report.mate.verdict.cannot_mate() {
-            self.add_to_map("cannot_mate", sides.as_str(), 1);
+            let index = slot(FIRST_CANNOT_MATE, &CannotMate::ALL, &sides);
+            self.add_one(index, "cannot_mate", sides.as_str());
         }
         if let Some(found) = report.opening {
             let index = found.opening.index;
@@ -265,6 +319,66 @@ impl Summary {
         for (section, key, n) in other.rows() {
             self.add(section, key, n)?;
         }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// Each value `add_game` counts lands in the slot `fixed_keys` names by its own
+    /// section and key, so rows, files and merges read it there.
+    #[test]
+    fn each_counted_value_has_the_slot_of_its_key() {
+        let keys: Vec<_> = fixed_keys().collect();
+        assert_eq!(keys.len(), FIXED_KEYS);
+        assert_eq!(keys.iter().collect::<HashSet<_>>().len(), FIXED_KEYS);
+        let named = |index: Option<usize>| index.and_then(|i| keys.get(i).copied());
+        for result in RESULTS {
+            let index = slot(FIRST_RESULT, &RESULTS, &result);
+            assert_eq!(named(index), Some(("result", result)));
+        }
+        for status in Status::ALL {
+            let index = slot(FIRST_STATUS, &Status::ALL, &status);
+            assert_eq!(named(index), Some(("status", status.as_str())));
+        }
+        for termination in Termination::ALL {
+            let index = slot(FIRST_TERMINATION, &Termination::ALL, &termination);
+            assert_eq!(named(index), Some(("termination", termination.as_str())));
+        }
+        for &code in Code::ALL {
+            let index = slot(FIRST_FINDING, Code::ALL, &code);
+            assert_eq!(named(index), Some(("finding", code.as_str())));
+        }
+        for level in MateCheck::ALL {
+            let index = slot(FIRST_MATE_LEVEL, &MateCheck::ALL, &level);
+            assert_eq!(named(index), Some(("mate_check", level.as_str())));
+        }
+        assert_eq!(named(Some(MATE_BUDGET)), Some(("mate_check", "budget")));
+        for sides in CannotMate::ALL {
+            let index = slot(FIRST_CANNOT_MATE, &CannotMate::ALL, &sides);
+            assert_eq!(named(index), Some(("cannot_mate", sides.as_str())));
+        }
+    }
+
+    /// A key counted by a game and the same key added from a summary file are one count,
+    /// in a slot or in the map.
+    #[test]
+    fn a_game_count_and_a_merged_count_add_up() -> Result<(), Overflow> {
+        let mut summary = Summary::default();
+        summary.add_one(slot(FIRST_RESULT, &RESULTS, &"1-0"), "result", "1-0");
+        summary.add_one(None, "result", "adjourned");
+        summary.add("result", "1-0", 2)?;
+        summary.add("result", "adjourned", 3)?;
+        assert_eq!(summary.get("result", "1-0"), 3);
+        assert_eq!(summary.get("result", "adjourned"), 4);
+        assert_eq!(
+            summary.rows(),
+            vec![("result", "1-0", 3), ("result", "adjourned", 4)]
+        );
         Ok(())
     }
 }
