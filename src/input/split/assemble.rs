@@ -13,7 +13,7 @@ use super::scan::find_byte;
 use super::skip::Skip;
 use super::spares::shrink_large;
 use super::spares::take_game;
-use super::tags::parse_tag_line;
+use super::tags::{parse_tag_line, plain_tag_line};
 use super::{Builder, LexLine, Limits, OVERFLOW_PEEK, Out, State};
 
 impl State {
@@ -193,6 +193,11 @@ impl State {
         if self.current.overflow {
             return None;
         }
+        if rest.first() == Some(&b'[')
+            && let Some(len) = self.take_plain_tag_line(rest, line_start, line_no)
+        {
+            return Some(len);
+        }
         let first = first_significant(rest);
         if self.is_boundary(rest, first) {
             return None;
@@ -233,6 +238,33 @@ impl State {
             game.problems.truncate(saved.3);
             return None;
         }
+        self.next_line += 1;
+        self.bytes_read += len as u64;
+        Some(len)
+    }
+
+    /// A header's plain tag line (`tags::plain_tag_line`) at the front of `rest`, taken
+    /// as `take_inner_line` would take it, without the lexer's look at what the line may
+    /// be: in a header (no movetext, no marker, no open comment) a `[` line is no
+    /// boundary. Returns its length, or `None` (and keeps nothing) for any other line.
+    #[inline(always)]
+    fn take_plain_tag_line(
+        &mut self,
+        rest: &[u8],
+        line_start: usize,
+        line_no: u64,
+    ) -> Option<usize> {
+        let b = &self.current;
+        if b.has_movetext || b.finished || b.open_comment.is_some() {
+            return None;
+        }
+        let game = self.game.as_mut()?;
+        let (tag, len) = plain_tag_line(rest, line_start, line_offset(line_no, game.line))?;
+        if line_start + len > bytes_limit(&self.limits, self.head) {
+            return None;
+        }
+        game.tags.push(tag);
+        self.current.has_tags = true;
         self.next_line += 1;
         self.bytes_read += len as u64;
         Some(len)

@@ -69,6 +69,32 @@ pub(super) fn parse_tag_line(
     }
 }
 
+/// The commonest line of a header read in one go: a well-formed `[Name "value"]` at the
+/// very start of `bytes`, then only white space to the line's `\n`. Returns its tag
+/// (spans shifted by `base`, on line `offset`) and the line's length; `None` for any
+/// other line, which `parse_tag_line` reads (and says what is wrong with).
+#[inline(always)]
+pub(super) fn plain_tag_line(bytes: &[u8], base: usize, offset: u32) -> Option<(RawTag, usize)> {
+    let pair = parse_one_tag(bytes, 0).ok()?;
+    if pair.unescaped_quotes {
+        return None;
+    }
+    let mut end = pair.next;
+    loop {
+        match bytes.get(end) {
+            Some(b'\n') => break,
+            Some(&c) if is_space(c) => end += 1,
+            _ => return None,
+        }
+    }
+    let tag = RawTag {
+        name: pair.tag.name.shifted(base),
+        value: pair.tag.value.shifted(base),
+        line: offset,
+    };
+    Some((tag, end + 1))
+}
+
 /// A tag's name and raw (still escaped) value, as spans into the line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct TagSpans {

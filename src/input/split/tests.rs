@@ -538,3 +538,98 @@ fn a_head_does_not_count_toward_the_size_limit() {
         assert_eq!(game.tokens.last().unwrap().kind, TokenKind::Result);
     }
 }
+
+/// A header's plain tag line is read in one go (`tags::plain_tag_line`), other lines by
+/// the lexer: each shape of tag line gives the same games as the lexer alone gives (a
+/// one-byte read buffer copies every line first, which the one-go path never sees).
+#[test]
+fn tag_lines_read_in_one_go_are_read_as_the_lexer_reads_them() {
+    let lines = [
+        "[Event \"Plain\"]\n",
+        "[Site  \"two spaces\"]  \t\r\n",
+        "[ White \"space before the name\"]\n",
+        " [Black \"a space before the bracket\"]\n",
+        "[Round \"1\"] [Date \"two on a line\"]\n",
+        "[Result \"1-0\"] 1. e4\n",
+        "[Annotator \"say \"what\" now\"]\n",
+        "[Opening \"an \\\"escaped\\\" quote \\\\\"]\n",
+        "[ECO \"no bracket\"\n",
+        "[Bad_ \"a name ending in _\"]\n",
+        "[_Bad \"a name starting with _\"]\n",
+        "[TimeControl \"a ] in the value\"]\n",
+        "[Emoji \"\u{2654} caf\u{e9}\"]\n",
+        "[Empty \"\"]\n",
+        "\u{feff}[Bom \"after a byte order mark\"]\n",
+        "[Event \"glued\"]{a comment}\n",
+    ];
+    let mut pgn = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        pgn.push_str(line);
+        pgn.push_str("[Event \"next\"]\n\n1. d4 d5 *\n\n");
+        if i % 3 == 0 {
+            // A tag line after movetext starts the next game; one in a comment does not.
+            pgn.push_str("[Event \"x\"]\n1. e4 { [Site \"in a comment\"]\n} ");
+            pgn.push_str(line);
+            pgn.push_str("1-0\n\n");
+        }
+    }
+    // The last line without its `\n`.
+    pgn.push_str("[Event \"last\"]");
+    let small = Limits {
+        max_game_bytes: 40,
+        max_depth: 4,
+    };
+    for limits in [Limits::default(), small] {
+        let expected = split_all(BufReader::with_capacity(1, pgn.as_bytes()), limits);
+        assert!(expected.len() > lines.len(), "{expected:#?}");
+        for capacity in [2, 5, 64, 4096] {
+            let reader = BufReader::with_capacity(capacity, pgn.as_bytes());
+            assert_eq!(split_all(reader, limits), expected, "capacity {capacity}");
+        }
+    }
+}
+
+/// What the one-go read of a tag line takes: a well-formed pair at the line's start with
+/// only white space after it; every other line is left to the lexer.
+#[test]
+fn plain_tag_lines_are_read_in_one_go() {
+    use super::tags::plain_tag_line;
+    let text = |bytes: &[u8], span: crate::pgn::Span| {
+        String::from_utf8_lossy(span.shifted(0).of(bytes)).into_owned()
+    };
+    for (line, name, value) in [
+        (
+            "[Event \"Rated Blitz game\"]\n",
+            "Event",
+            "Rated Blitz game",
+        ),
+        ("[Site  \"x\"] \t\r\n", "Site", "x"),
+        ("[Opening \"a \\\"b\\\"\"]\n", "Opening", "a \\\"b\\\""),
+        ("[Empty \"\"]\n", "Empty", ""),
+    ] {
+        let bytes = format!("{line}1. e4").into_bytes();
+        let found = plain_tag_line(&bytes, 0, 3);
+        assert!(found.is_some(), "{line:?}");
+        let (tag, len) = found.unwrap();
+        assert_eq!(len, line.len(), "{line:?}");
+        assert_eq!(
+            (text(&bytes, tag.name), text(&bytes, tag.value)),
+            (name.into(), value.into())
+        );
+        assert_eq!(tag.line, 3);
+        let (shifted, _) = plain_tag_line(&bytes, 100, 3).unwrap();
+        assert_eq!(shifted.name.start, tag.name.start + 100);
+    }
+    for line in [
+        " [Event \"a\"]\n",
+        "[Event \"a\"] [Site \"b\"]\n",
+        "[Event \"a\"] 1. e4\n",
+        "[Event \"say \"what\" now\"]\n",
+        "[Event \"a\"\n",
+        "[Event \"a\"]",
+        "[_Event \"a\"]\n",
+        "\u{feff}[Event \"a\"]\n",
+    ] {
+        assert!(plain_tag_line(line.as_bytes(), 0, 0).is_none(), "{line:?}");
+    }
+}
