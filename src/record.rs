@@ -188,8 +188,13 @@ fn needs_quotes(cell: &[u8]) -> bool {
 }
 
 /// Appends `n` in decimal: a stats row has some thirty numbers, and `write!` costs more
-/// than the digits.
+/// than the digits. Most of them are one digit (0 above all: no promotion, no
+/// repetition), pushed as one byte without the formatter's buffer and a call to copy it.
 fn push_decimal(text: &mut String, n: u64) {
+    if let Ok(digit @ 0..=9) = u8::try_from(n) {
+        text.push(char::from(b'0' + digit));
+        return;
+    }
     text.push_str(itoa::Buffer::new().format(n));
 }
 
@@ -236,7 +241,20 @@ mod tests {
 
     #[test]
     fn decimals_as_display_writes_them() {
-        for n in [0, 7, 10, 99, 100, 12345, u64::from(u32::MAX), u64::MAX] {
+        for n in [
+            0,
+            1,
+            7,
+            9,
+            10,
+            99,
+            100,
+            255,
+            256,
+            12345,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ] {
             let mut text = String::from("x");
             push_decimal(&mut text, n);
             assert_eq!(text, format!("x{n}"));
