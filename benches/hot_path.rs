@@ -7,9 +7,9 @@
 //! the final positions (every side, or only what a verdict reads), and `convert`'s walk
 //! over every line (reading each move, or with the main line's moves known from the
 //! replay, as `convert` has them); the output side: a stats row made and written as CSV
-//! or as Parquet (gathered and encoded), the FEN of every ply as `fen --every-ply` writes
-//! it, and a `.zst` read decompressed in line or ahead (on a thread of its own, as with
-//! several threads).
+//! or as Parquet (gathered and encoded), each game counted into the stats summary, the
+//! FEN of every ply as `fen --every-ply` writes it, and a `.zst` read decompressed in
+//! line or ahead (on a thread of its own, as with several threads).
 //!
 //! Input: `testdata/bench/lichess_manwithavan.pgn` (289 real games), or the file named by
 //! `PGNKIT_BENCH_PGN`. Run: `cargo bench --bench hot_path`.
@@ -41,7 +41,7 @@ use pgnkit::rules::replay::movetext::{walk, walk_known};
 use pgnkit::rules::result::GameResult;
 use pgnkit::rules::tags::{Tags, checks};
 use pgnkit::rules::{ReplayOptions, replay};
-use pgnkit::stats::StatsRow;
+use pgnkit::stats::{StatsRow, Summary};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
@@ -277,6 +277,16 @@ fn benches(c: &mut Criterion) {
                     encode(&row, RecordFormat::Csv, &[]).unwrap().len()
                 })
                 .sum::<usize>()
+        })
+    });
+    // Each game counted into the `stats` summary, as the writer thread counts every row.
+    group.bench_function("stats_summary", |b| {
+        b.iter(|| {
+            let mut summary = Summary::default();
+            for report in &reports {
+                summary.add_game(black_box(report));
+            }
+            summary.get("games", "games")
         })
     });
     // The same rows as one Parquet file: each row's cells made on the worker, gathered
