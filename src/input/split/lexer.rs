@@ -140,7 +140,7 @@ fn lex_word(
     let letter = cls & (DIGIT | GLYPH_START) == 0 && c != b'.';
     if (letter || (matches!(c, b'N' | b'D') && len > 1)) && (len < 5 || !may_end_in_marker(word)) {
         push(out.tokens, st.limit_hit, line, TokenKind::Word, i, i + len);
-        return Lexed::At(i + len);
+        return Lexed::At(past_one_space(bytes, i + len));
     }
     let kind = if cls & DIGIT != 0 {
         let digits = word
@@ -164,7 +164,7 @@ fn lex_word(
                 i,
                 stop,
             );
-            return Lexed::At(stop);
+            return Lexed::At(past_one_space(bytes, stop));
         }
         match word {
             b"1-0" | b"0-1" | b"1/2-1/2" => TokenKind::Result,
@@ -216,6 +216,19 @@ fn lex_word(
         }
     }
     Lexed::At(i)
+}
+
+/// Where lexing goes on after a move or a move number that ends at `at`: past the one
+/// space that most often follows it (`1. e4 e5`), which the loop would pass over anyway at
+/// the cost of a turn of its own; a line end, other white space or anything else is
+/// left to the loop.
+#[inline(always)]
+fn past_one_space(bytes: &[u8], at: usize) -> usize {
+    if bytes.get(at) == Some(&b' ') {
+        at + 1
+    } else {
+        at
+    }
 }
 
 /// A byte that stops words at `i`: a comment or a variation (`lex_group`), a NAG, a
