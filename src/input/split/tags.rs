@@ -79,6 +79,9 @@ pub(super) fn plain_tag_line(bytes: &[u8], base: usize, offset: u32) -> Option<(
     if pair.unescaped_quotes {
         return None;
     }
+    // Only white space, then the `\n`: anything else (a BOM, a second pair, movetext, no
+    // `\n` yet) is left to `parse_tag_line`. Not `first_significant` and `line_end`,
+    // which would read the rest of the line twice (0.85% more of `validate`).
     let mut end = pair.next;
     loop {
         match bytes.get(end) {
