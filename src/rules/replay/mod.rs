@@ -56,51 +56,108 @@ pub fn replay_with_tags(
     options: &ReplayOptions,
     visitor: &mut impl PlyVisitor,
 ) -> GameReport {
-    let mut game = Replay {
-        raw,
-        options,
-        report: GameReport {
-            file: raw.file.clone(),
-            index: raw.index,
-            line: raw.line,
-            tags,
-            findings: Vec::new(),
-            status: Status::Ok,
-            plies: 0,
-            castling_mode: CastlingMode::Standard,
-            final_pos: None,
-            counts: MoveCounts::default(),
-            draws: DrawTracker::with_history(HISTORY.take()),
-            result: String::new(),
-            result_consistent: true,
-            termination: Termination::None,
-            perpetual_check: false,
-            annotations: AnnotationFigures::default(),
-            opening: None,
-            mate: MateFigures::default(),
-        },
-        pos: Chess::default(),
-        in_check: false,
-        start: Chess::default(),
-        played: PLAYED.take(),
-        marker: None,
-        automatic_end: None,
-        plies_after_end: 0,
-        openings: None,
-        opening_keys: [0; MAX_BOOK_PLIES],
-    };
-    game.played.clear();
+    let mut game = Replay::new(raw, tags, options, HISTORY.take(), false);
     game.run(visitor);
     // Kept here, on the thread that made them, for its next game (not freed after the
     // report's long way round).
     HISTORY.set(game.report.draws.take_history());
-    PLAYED.set(std::mem::take(&mut game.played));
     game.report
 }
 
+/// The first `plies` moves of the main line, replayed again: for the rare finding that
+/// needs the moves before it, in a replay that did not keep them. The same reading of
+/// the same tokens plays the same moves; nothing but the moves is worked out.
+fn replayed_moves(raw: &RawGame, tags: &Tags, options: &ReplayOptions, plies: u32) -> Vec<Played> {
+    /// Stops the replay once it has played `plies` moves.
+    struct Until {
+        plies: u32,
+        reached: u32,
+    }
+    impl PlyVisitor for Until {
+        fn position(&mut self, ply: u32, _step: Option<PlyMove<'_>>, _pos: &Chess) {
+            self.reached = ply;
+        }
+        fn decided(&self) -> bool {
+            self.reached >= self.plies
+        }
+    }
+    if plies == 0 {
+        return Vec::new();
+    }
+    // The decoder and the piece letters read the moves; the rest only adds findings.
+    let options = ReplayOptions {
+        variations: false,
+        tag_infos: false,
+        figures: false,
+        judgement: false,
+        ..*options
+    };
+    let mut game = Replay::new(
+        raw,
+        tags.clone(),
+        &options,
+        RepetitionBuffers::default(),
+        true,
+    );
+    game.run(&mut Until { plies, reached: 0 });
+    debug_assert_eq!(
+        game.played.len(),
+        plies as usize,
+        "the moves replayed again"
+    );
+    game.played
+}
+
+impl<'a> Replay<'a> {
+    /// A replay of `raw`: a game's (which keeps the moves only once they are asked for),
+    /// or with `moves_only` one that keeps them from the start and writes no finding
+    /// about a move (`replayed_moves`).
+    fn new(
+        raw: &'a RawGame,
+        tags: Tags,
+        options: &'a ReplayOptions,
+        history: RepetitionBuffers,
+        moves_only: bool,
+    ) -> Replay<'a> {
+        Replay {
+            raw,
+            options,
+            report: GameReport {
+                file: raw.file.clone(),
+                index: raw.index,
+                line: raw.line,
+                tags,
+                findings: Vec::new(),
+                status: Status::Ok,
+                plies: 0,
+                castling_mode: CastlingMode::Standard,
+                final_pos: None,
+                counts: MoveCounts::default(),
+                draws: DrawTracker::with_history(history),
+                result: String::new(),
+                result_consistent: true,
+                termination: Termination::None,
+                perpetual_check: false,
+                annotations: AnnotationFigures::default(),
+                opening: None,
+                mate: MateFigures::default(),
+            },
+            pos: Chess::default(),
+            in_check: false,
+            start: Chess::default(),
+            played: Vec::new(),
+            recording: moves_only,
+            moves_only,
+            marker: None,
+            automatic_end: None,
+            plies_after_end: 0,
+            openings: None,
+            opening_keys: [0; MAX_BOOK_PLIES],
+        }
+    }
+}
+
 thread_local! {
-    /// `Replay::played` of the thread's last game, reused by its next one.
-    static PLAYED: Cell<Vec<Played>> = const { Cell::new(Vec::new()) };
     /// The position history buffers of the thread's last game, reused by its next one.
     static HISTORY: Cell<RepetitionBuffers> = Cell::new(RepetitionBuffers::default());
 }
@@ -115,7 +172,16 @@ struct Replay<'a> {
     /// The start position and the moves played from it: the diagnosis's `History` is
     /// rebuilt from them only when a move fails, so the legal path records nothing more.
     start: Chess,
+    /// The moves played, while `recording`: read through `played_moves`.
     played: Vec<Played>,
+    /// Whether `played` is kept. A game's replay starts without (a push a move cost 24
+    /// instructions of some 1,150); a rare finding that needs the moves before it has
+    /// them replayed again (`replayed_moves`), and they are kept from then on.
+    recording: bool,
+    /// Only the moves are wanted (`replayed_moves`): the findings about the moves played
+    /// are not written, as each replays the moves before it (a game written without
+    /// check signs would pay that at every check).
+    moves_only: bool,
     /// The first termination marker outside variations.
     marker: Option<GameResult>,
     /// The ply at which a fivefold repetition, the 75-move rule or dead material ended the game.
@@ -166,8 +232,10 @@ impl Replay<'_> {
         self.in_check = self.pos.is_check();
         // A ply per two tokens, up to a long game's worth: a game of many variations or
         // comments has far fewer main-line plies than tokens.
-        self.played
-            .reserve((raw.tokens.len() / 2).min(MAX_RESERVED_PLIES));
+        if self.recording {
+            self.played
+                .reserve((raw.tokens.len() / 2).min(MAX_RESERVED_PLIES));
+        }
         self.report.draws.start(&self.pos);
         let (tags, mode) = (&self.report.tags, self.report.castling_mode);
         if self.options.figures
@@ -259,9 +327,10 @@ impl Replay<'_> {
         }
         let before = self.position_before_last_move();
         let san = self
-            .played
+            .played_moves()
             .last()
-            .map(|played| self.written(self.raw.text(played.token)))
+            .map(|played| played.token)
+            .map(|token| self.written(self.raw.text(token)))
             .unwrap_or_default();
         for written in &found.bad {
             self.report.findings.push(Finding {
@@ -429,8 +498,15 @@ impl Replay<'_> {
         {
             return Some(0);
         }
-        let (start, played) = (&self.start, &self.played);
-        let history = || History::replayed(start, played);
+        let (start, plies, tags) = (&self.start, self.report.plies, &self.report.tags);
+        let played = self.recording.then_some(self.played.as_slice());
+        let options = self.options;
+        // Asked for only when the move fails, which ends the replay: moves replayed
+        // again for it are not kept.
+        let history = || match played {
+            Some(played) => History::replayed(start, played),
+            None => History::replayed(start, &replayed_moves(raw, tags, options, plies)),
+        };
         let (read, extra) = read_move(&self.pos, history, raw, index, self.options);
         match read {
             TokenRead::Move { m, suffix, why } => {
@@ -472,14 +548,16 @@ impl Replay<'_> {
         // The square first: it is rarely there, and reading the move costs more.
         let missed_en_passant =
             self.report.draws.en_passant_square().is_some() && !m.is_en_passant();
-        if missed_en_passant {
+        if missed_en_passant && !self.moves_only {
             let message = self.missed_en_passant_message();
             self.move_finding(Code::EnPassantMissed, token, message);
         }
-        self.played.push(Played {
-            mv: m,
-            token: token.span,
-        });
+        if self.recording {
+            self.played.push(Played {
+                mv: m,
+                token: token.span,
+            });
+        }
         self.pos.play_unchecked(m);
         self.report.plies += 1;
         let ply = self.report.plies;
@@ -496,7 +574,7 @@ impl Replay<'_> {
         } else {
             None
         };
-        if written_suffix != actual_suffix {
+        if written_suffix != actual_suffix && !self.moves_only {
             let before = self.position_before_last_move();
             self.check_suffix_finding(&before, token, written_suffix, actual_suffix);
         }
@@ -565,7 +643,7 @@ impl Replay<'_> {
         };
         let move_text = raw.token_text(move_token);
         if move_token.kind != TokenKind::Word
-            || self.played.last().map(|p| p.token) != Some(move_token.span)
+            || self.played_moves().last().map(|p| p.token) != Some(move_token.span)
             || matches!(move_text.last(), Some(b'+' | b'#'))
         {
             return false;
@@ -644,13 +722,25 @@ impl Replay<'_> {
 
     /// The position before the move just played, replayed from the start: asked only for
     /// a rare finding, so the legal path keeps no copy of every position.
-    fn position_before_last_move(&self) -> Chess {
+    fn position_before_last_move(&mut self) -> Chess {
         let mut pos = self.start.clone();
-        let earlier = self.played.len().saturating_sub(1);
-        for &Played { mv: m, .. } in self.played.iter().take(earlier) {
+        let played = self.played_moves();
+        let earlier = played.len().saturating_sub(1);
+        for &Played { mv: m, .. } in played.iter().take(earlier) {
             pos.play_unchecked(m);
         }
         pos
+    }
+
+    /// The moves played so far, replayed again the first time they are asked for in a
+    /// replay that did not keep them.
+    fn played_moves(&mut self) -> &[Played] {
+        if !self.recording {
+            self.played =
+                replayed_moves(self.raw, &self.report.tags, self.options, self.report.plies);
+            self.recording = true;
+        }
+        &self.played
     }
 
     fn check_suffix_finding(
@@ -854,9 +944,10 @@ impl Replay<'_> {
         }
         let mut first = final_dead.then_some(self.report.plies);
         // The positions before the final one, rebuilt from the start (rare: a dead end).
-        let mut positions = Vec::with_capacity(self.played.len());
         let mut pos = self.start.clone();
-        for played in &self.played {
+        let played = self.played_moves();
+        let mut positions = Vec::with_capacity(played.len());
+        for played in played {
             positions.push(pos.clone());
             pos.play_unchecked(played.mv);
         }
@@ -873,9 +964,9 @@ impl Replay<'_> {
 
     /// What ended the game at the dead ply `ply`: insufficient material, or a dead position
     /// beyond it.
-    fn dead_kind(&self, ply: u32) -> Termination {
+    fn dead_kind(&mut self, ply: u32) -> Termination {
         let mut pos = self.start.clone();
-        for played in self.played.iter().take(ply as usize) {
+        for played in self.played_moves().iter().take(ply as usize) {
             pos.play_unchecked(played.mv);
         }
         if pos.is_insufficient_material() {

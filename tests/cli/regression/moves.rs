@@ -482,3 +482,63 @@ fn a_check_sign_apart_after_an_annotation_belongs_to_the_move() {
     let found = findings_of(pgn, &["--variations"]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// A finding about a move shows the position before it, rebuilt from the moves played
+/// before: a replay keeps no moves until a finding asks for them, then has them replayed
+/// again and keeps them from there on. So the first such finding (a missing check sign
+/// at ply 3, an unreadable clock at ply 3), the later ones (plies 6, 8 and 9) and the
+/// diagnosis of a move that fails all read the positions `fen --every-ply` shows.
+#[test]
+fn findings_show_the_position_before_their_move_however_late_they_come() {
+    let pgn = "[Event \"t\"]\n[Result \"*\"]\n\n\
+        1. e4 d5 2. Bb5 c6 3. Ba4 Qa5 4. Nc3 dxe4 5. Bxc6 Nxc6 6. Qh5 Qxc3 *\n\n\
+        [Event \"t\"]\n[Result \"*\"]\n\n\
+        1. e4 d5 2. exd5 { [%clk 0:0x:1] } Qxd5 3. Nc3 Qe5 4. Be2 Qxe2 5. Nxe2 *\n";
+    let findings = findings_of(pgn, &["--level", "info"]);
+    let (_, every_ply, stderr) = run(&["fen", "--every-ply", "--format", "csv", "--quiet"], pgn);
+    let fens: Vec<(u64, u64, String)> = every_ply
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let game = fields[1].parse().unwrap();
+            let ply = fields[3].parse().unwrap();
+            (game, ply, fields[5].to_string())
+        })
+        .collect();
+    assert!(!fens.is_empty(), "{stderr}");
+    let about_moves: Vec<(u64, u64, String, String)> = findings
+        .iter()
+        .filter(|f| f["move"] != "")
+        .map(|f| {
+            (
+                f["game"].as_u64().unwrap(),
+                f["ply"].as_u64().unwrap(),
+                f["code"].as_str().unwrap().to_string(),
+                f["fen"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let codes: Vec<(u64, u64, &str)> = about_moves
+        .iter()
+        .map(|(game, ply, code, _)| (*game, *ply, code.as_str()))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            (1, 3, "san.check-suffix"),
+            (1, 9, "san.check-suffix"),
+            (2, 3, "comment.bad-annotation"),
+            (2, 6, "san.check-suffix"),
+            (2, 8, "san.check-suffix"),
+            (2, 9, "move.ambiguous"),
+        ]
+    );
+    for (game, ply, code, fen) in &about_moves {
+        let before = fens
+            .iter()
+            .find(|(g, p, _)| g == game && *p == ply - 1)
+            .map(|(_, _, fen)| fen);
+        assert_eq!(before, Some(fen), "game {game}, ply {ply}, {code}");
+    }
+}
