@@ -171,6 +171,8 @@ struct Load {
     bytes: usize,
     /// The writing failed: nobody is let in any more.
     closed: bool,
+    /// Threads waiting for room.
+    waiting: usize,
 }
 
 impl InFlight {
@@ -191,7 +193,9 @@ impl InFlight {
             && load.pieces > 0
             && (load.pieces >= self.max_pieces || load.bytes.saturating_add(bytes) > self.max_bytes)
         {
+            load.waiting += 1;
             load = self.room.wait(load).unwrap_or_else(PoisonError::into_inner);
+            load.waiting -= 1;
         }
         if load.closed {
             return false;
@@ -206,7 +210,11 @@ impl InFlight {
         let mut load = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         load.pieces = load.pieces.saturating_sub(1);
         load.bytes = load.bytes.saturating_sub(bytes);
-        self.room.notify_one();
+        // Waking costs a system call even when nobody waits, which is most of the time
+        // (a piece's worker is usually busy with its next piece when the piece is written).
+        if load.waiting > 0 {
+            self.room.notify_one();
+        }
     }
 
     fn close(&self) {
