@@ -4,10 +4,11 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
+    Bitboard, Board, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
 };
 
 /// Up to this many positions since the last irreversible move, repetitions are counted by
@@ -18,6 +19,22 @@ const SCAN_LIMIT: usize = 64;
 pub fn position_key(pos: &Chess) -> u64 {
     let hash: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
     hash.0
+}
+
+/// `position_key` of a game's first position. Most games start from the standard
+/// position, whose key is worked out once: its board, White to move and the four
+/// rights are all the key reads there (no en passant capture can exist with White to
+/// move on the standard board). The full hash was ~290 instructions a game.
+fn start_key(pos: &Chess) -> u64 {
+    static STANDARD: OnceLock<u64> = OnceLock::new();
+    let standard = pos.board() == &Board::new()
+        && pos.turn() == Color::White
+        && pos.castles().castling_rights() == Bitboard::CORNERS;
+    if standard {
+        *STANDARD.get_or_init(|| position_key(&Chess::default()))
+    } else {
+        position_key(pos)
+    }
 }
 
 /// The en passant square where a legal en passant capture exists (shakmaty's
@@ -143,7 +160,7 @@ pub struct DrawTracker {
 impl DrawTracker {
     /// Starts from the game's first position (ply 0, a FEN's too).
     pub fn start(&mut self, pos: &Chess) {
-        let key = position_key(pos);
+        let key = start_key(pos);
         self.en_passant = legal_en_passant(pos);
         self.rights = pos.castles().castling_rights();
         self.castling_key = castling_key(pos);
@@ -377,6 +394,7 @@ mod tests {
         };
         let mut tracker = DrawTracker::default();
         tracker.start(&pos);
+        assert_eq!(tracker.last_key, position_key(&pos), "at the start");
         // The keys since the last irreversible move, to count repetitions by.
         let mut since = vec![position_key(&pos)];
         for (i, text) in moves.split_whitespace().enumerate() {
@@ -398,6 +416,36 @@ mod tests {
                 "after {text}"
             );
         }
+    }
+
+    /// The start key, worked out once for the standard position, is the full hash of
+    /// every first position: the standard one in either castling mode, and those that
+    /// differ from it only in the side to move, a castling right or an en passant square.
+    #[test]
+    fn start_keys_equal_full_hashes() {
+        let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        let fens = [
+            format!("{standard} w KQkq - 0 1"),
+            format!("{standard} b KQkq - 0 1"),
+            format!("{standard} w Kkq - 0 1"),
+            format!("{standard} w KQk - 0 1"),
+            format!("{standard} w - - 0 1"),
+            format!("{standard} w HAha - 0 1"),
+            format!("{standard} w KQkq - 7 30"),
+            "rnbqkbnr/pppp1ppp/8/8/3pP3/8/PPP2PPP/RNBQKBNR b KQkq e3 0 3".to_string(),
+        ];
+        let mut keys = std::collections::HashSet::new();
+        for fen in &fens {
+            for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+                let pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+                let mut tracker = DrawTracker::default();
+                tracker.start(&pos);
+                assert_eq!(tracker.last_key, position_key(&pos), "{fen} ({mode:?})");
+                keys.insert(tracker.last_key);
+            }
+        }
+        // The clocks and the castling mode are no part of the key: six positions.
+        assert_eq!(keys.len(), 6);
     }
 
     /// The incremental key must equal a full hash after every kind of move: captures,

@@ -15,14 +15,38 @@ pub enum SetupError {
 /// The variants pgnkit replays, compared case- and space-insensitively (SPEC.md):
 /// `Some(true)` for Chess960, `Some(false)` for standard chess.
 pub fn variant_kind(variant: &str) -> Option<bool> {
-    let key: String = variant
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect();
-    match key.as_str() {
-        "" | "standard" | "normal" | "regular" | "chess" | "fromposition" => Some(false),
-        "chess960" | "chess-960" | "960" | "fischerandom" | "fischerrandom" | "frc" => Some(true),
+    // An ASCII name (every one the match knows) is folded on the stack: a `[Variant]` tag
+    // stands in many lichess games, and the `String` cost ~800 instructions each.
+    let mut folded = [0u8; 16];
+    let mut len = 0;
+    let is_space = |b: u8| b.is_ascii() && char::from(b).is_whitespace();
+    let ascii = variant.bytes().filter(|&b| !is_space(b)).all(|b| {
+        let slot = folded.get_mut(len);
+        let fits = b.is_ascii() && slot.is_some();
+        if let (Some(slot), true) = (slot, fits) {
+            *slot = b.to_ascii_lowercase();
+            len += 1;
+        }
+        fits
+    });
+    if !ascii {
+        let key: String = variant
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        return variant_of_key(key.as_bytes());
+    }
+    variant_of_key(folded.get(..len).unwrap_or_default())
+}
+
+/// `variant_kind` of a name without white space, in lower case.
+fn variant_of_key(key: &[u8]) -> Option<bool> {
+    match key {
+        b"" | b"standard" | b"normal" | b"regular" | b"chess" | b"fromposition" => Some(false),
+        b"chess960" | b"chess-960" | b"960" | b"fischerandom" | b"fischerrandom" | b"frc" => {
+            Some(true)
+        }
         _ => None,
     }
 }
@@ -105,5 +129,67 @@ pub fn describe_position_errors(kinds: PositionErrorKinds) -> String {
         "the position is illegal".to_string()
     } else {
         named.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::variant_kind;
+
+    /// The names folded on the stack are read as the whole Unicode folding reads them:
+    /// the known names in any case and spacing, names past the stack's room, and
+    /// non-ASCII letters (the Kelvin sign folds to `k`, a non-breaking space is white).
+    #[test]
+    fn variant_names_are_read_as_the_unicode_folding_reads_them() {
+        let unicode = |variant: &str| {
+            let key: String = variant
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .flat_map(char::to_lowercase)
+                .collect();
+            match key.as_str() {
+                "" | "standard" | "normal" | "regular" | "chess" | "fromposition" => Some(false),
+                "chess960" | "chess-960" | "960" | "fischerandom" | "fischerrandom" | "frc" => {
+                    Some(true)
+                }
+                _ => None,
+            }
+        };
+        let names = [
+            "",
+            " ",
+            "Standard",
+            "STANDARD",
+            " s t a n d a r d ",
+            "\tNormal\n",
+            "Regular",
+            "chess",
+            "From Position",
+            "Chess960",
+            "Chess 960",
+            "chess-960",
+            "960",
+            "Fischerandom",
+            "Fischer Random",
+            "FRC",
+            "Crazyhouse",
+            "Atomic",
+            "Three-check",
+            "Standard Standard Standard",
+            "fischerrandomchess",
+            "Stand\u{a0}ard",
+            "Ch\u{2003}ess",
+            "\u{212a}ing of the hill",
+            "St\u{e4}ndard",
+            "Ch\u{130}ss",
+            "\u{feff}Standard",
+            "Standard\u{b}",
+        ];
+        for name in names {
+            assert_eq!(variant_kind(name), unicode(name), "{name:?}");
+        }
+        assert_eq!(variant_kind("Stand\u{a0}ard"), Some(false));
+        assert_eq!(variant_kind("Chess 960"), Some(true));
+        assert_eq!(variant_kind("Crazyhouse"), None);
     }
 }
