@@ -21,17 +21,22 @@ pub fn position_key(pos: &Chess) -> u64 {
     hash.0
 }
 
+/// `position_key` of the standard start position, worked out once.
+pub fn standard_start_key() -> u64 {
+    static KEY: OnceLock<u64> = OnceLock::new();
+    *KEY.get_or_init(|| position_key(&Chess::default()))
+}
+
 /// `position_key` of a game's first position. Most games start from the standard
 /// position, whose key is worked out once: its board, White to move and the four
 /// rights are all the key reads there (no en passant capture can exist with White to
 /// move on the standard board). The full hash was ~290 instructions a game.
 fn start_key(pos: &Chess) -> u64 {
-    static STANDARD: OnceLock<u64> = OnceLock::new();
     let standard = pos.board() == &Board::new()
         && pos.turn() == Color::White
         && pos.castles().castling_rights() == Bitboard::CORNERS;
     if standard {
-        *STANDARD.get_or_init(|| position_key(&Chess::default()))
+        standard_start_key()
     } else {
         position_key(pos)
     }

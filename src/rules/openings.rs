@@ -1,45 +1,17 @@
 //! Opening names (SPEC.md "Openings"): the lichess chess-openings data set
-//! (`data/chess-openings`, CC0), embedded in the binary and read into a map from position
-//! key to opening at first use. A game is named by the last position of its main line
-//! found in the map; the key is the repetition key the replay keeps anyway
-//! (`draw::position_key`). The replay notes the keys up to the deepest ply of the data set
-//! and looks them up once the game is over, from the last backwards, through a 4 KiB
-//! filter: a game costs a probe or two of the map, not one per ply.
-
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-use std::sync::OnceLock;
+//! (`data/chess-openings`, CC0), played at build time (`build.rs`) into a table from
+//! position key to opening that the binary holds. A game is named by the last position
+//! of its main line found in the table; the key is the repetition key the replay keeps
+//! anyway (`draw::position_key`). The replay notes the keys up to the deepest ply of the
+//! data set and looks them up once the game is over, from the last backwards, through a
+//! 4 KiB filter: a game costs a probe or two of the table, not one per ply.
 
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, Position};
 
-use super::draw::{KeyHasher, position_key};
+use super::draw::standard_start_key;
 use super::fen::setup::variant_kind;
 use super::tags::Tags;
-
-/// The data set's five volumes (ECO A to E), as the lichess repository ships them.
-const VOLUMES: [&str; 5] = [
-    include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/chess-openings/a.tsv"
-    )),
-    include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/chess-openings/b.tsv"
-    )),
-    include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/chess-openings/c.tsv"
-    )),
-    include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/chess-openings/d.tsv"
-    )),
-    include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/chess-openings/e.tsv"
-    )),
-];
 
 /// One named line of the data set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,8 +22,8 @@ pub struct Opening {
     pub pgn: &'static str,
     /// The plies of `pgn`.
     pub plies: u32,
-    /// `ECO Name`, the key of the summary section `opening` (made once, not per game).
-    pub summary_key: String,
+    /// `ECO Name`, the key of the summary section `opening`.
+    pub summary_key: &'static str,
     /// Its place in `Book::lines`.
     pub index: usize,
 }
@@ -63,22 +35,28 @@ pub struct OpeningMatch {
     pub opening: &'static Opening,
 }
 
-/// The deepest line the replay looks for (the data set's deepest is 36 plies; a deeper
-/// line would be left out).
+// `LINES`, `BY_POSITION` and `DEEPEST`, made by build.rs from the data set.
+include!(concat!(env!("OUT_DIR"), "/openings_table.rs"));
+
+/// The deepest line the replay looks for (the data set's deepest is 36 plies).
 pub const MAX_BOOK_PLIES: usize = 64;
 
-/// Bits of the filter in front of the map: a key whose bit is clear is in no line, and
-/// the 4 KiB of the filter stay in the cache where the map would not.
+// A deeper line in the data set fails the build, rather than go unnamed.
+const _: () = assert!(DEEPEST as usize <= MAX_BOOK_PLIES);
+
+/// Bits of the filter in front of the table: a key whose bit is clear is in no line, and
+/// the 4 KiB of the filter stay in the cache where the table's 60 KiB would not.
 const FILTER_BITS: usize = 1 << 15;
 
-/// The data set, read: every line, and the position after each line mapped to the line
-/// that names it.
+/// The data set: every line, and the position after each line with the line that names
+/// it.
 #[derive(Debug)]
 pub struct Book {
-    pub lines: Vec<Opening>,
-    by_position: HashMap<u64, usize, BuildHasherDefault<KeyHasher>>,
+    pub lines: &'static [Opening],
+    /// By key, ascending: the key of a position and the index of the line naming it.
+    by_position: &'static [(u64, u32)],
     /// One bit per `filter_bit` of the keys in `by_position`.
-    filter: Vec<u64>,
+    filter: [u64; FILTER_BITS / 64],
     /// The most plies of any line: no later position can be found.
     pub deepest: u32,
 }
@@ -86,7 +64,7 @@ pub struct Book {
 impl Book {
     /// The opening named by the position with this key (`draw::position_key`).
     #[inline]
-    pub fn lookup(&self, key: u64) -> Option<&Opening> {
+    pub fn lookup(&self, key: u64) -> Option<&'static Opening> {
         let bit = filter_bit(key);
         if self
             .filter
@@ -95,124 +73,50 @@ impl Book {
         {
             return None;
         }
-        self.by_position
-            .get(&key)
-            .and_then(|&index| self.lines.get(index))
-    }
-
-    /// The line whose position the other lines reaching the same position yield to: the
-    /// shortest, and of lines as short, the first in the data set (as lichess's own
-    /// classifier keeps the shortest line per position).
-    fn read() -> Book {
-        let mut book = Book {
-            lines: Vec::with_capacity(4096),
-            by_position: HashMap::default(),
-            filter: vec![0; FILTER_BITS / 64],
-            deepest: 0,
-        };
-        let mut positions = Prefixes::default();
-        for volume in VOLUMES {
-            // The first line is the header `eco	name	pgn`.
-            for row in volume.lines().skip(1) {
-                let mut columns = row.split('\t');
-                let (Some(eco), Some(name), Some(pgn)) =
-                    (columns.next(), columns.next(), columns.next())
-                else {
-                    continue;
-                };
-                let Some((pos, plies)) = positions.play(pgn) else {
-                    continue;
-                };
-                if plies as usize > MAX_BOOK_PLIES {
-                    continue;
-                }
-                let index = book.lines.len();
-                book.lines.push(Opening {
-                    eco,
-                    name,
-                    pgn,
-                    plies,
-                    summary_key: format!("{eco} {name}"),
-                    index,
-                });
-                book.deepest = book.deepest.max(plies);
-                let key = position_key(&pos);
-                let bit = filter_bit(key);
-                if let Some(word) = book.filter.get_mut(bit / 64) {
-                    *word |= 1 << (bit % 64);
-                }
-                let lines = &book.lines;
-                book.by_position
-                    .entry(key)
-                    .and_modify(|kept| {
-                        let shorter = lines
-                            .get(*kept)
-                            .is_some_and(|line: &Opening| plies < line.plies);
-                        if shorter {
-                            *kept = index;
-                        }
-                    })
-                    .or_insert(index);
-            }
-        }
-        book
+        let found = self
+            .by_position
+            .binary_search_by_key(&key, |&(key, _)| key)
+            .ok()?;
+        let &(_, index) = self.by_position.get(found)?;
+        self.lines.get(index as usize)
     }
 }
 
-/// The positions after the prefixes of the lines read so far: most lines extend another
-/// line, so each is played from its longest known prefix (a few thousand moves in all
-/// instead of tens of thousands), which keeps the first use of the data cheap.
-#[derive(Default)]
-struct Prefixes {
-    after: HashMap<&'static str, Chess>,
-}
-
-impl Prefixes {
-    /// The position after `pgn` and its plies, like `play_line`.
-    fn play(&mut self, pgn: &'static str) -> Option<(Chess, u32)> {
-        let mut pos = Chess::default();
-        let mut plies = 0;
-        let mut known = true;
-        for (end, word) in move_ends(pgn) {
-            plies += 1;
-            let prefix = pgn.get(..end)?;
-            if known && let Some(after) = self.after.get(prefix) {
-                pos = after.clone();
-                continue;
-            }
-            known = false;
-            let m = San::from_ascii(word.as_bytes()).ok()?.to_move(&pos).ok()?;
-            pos.play_unchecked(m);
-            self.after.insert(prefix, pos.clone());
-        }
-        Some((pos, plies))
+/// The filter of `by_position`'s keys, worked out when the binary is compiled.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: an index out of range fails the build"
+)]
+const fn filter_of(by_position: &[(u64, u32)]) -> [u64; FILTER_BITS / 64] {
+    let mut filter = [0; FILTER_BITS / 64];
+    let mut i = 0;
+    while i < by_position.len() {
+        let bit = filter_bit(by_position[i].0);
+        filter[bit / 64] |= 1 << (bit % 64);
+        i += 1;
     }
+    filter
 }
 
-/// The moves of a line (`1. e4 c5`: `e4`, `c5`) with the byte offset where each ends.
-fn move_ends(pgn: &str) -> impl Iterator<Item = (usize, &str)> {
-    pgn.split(' ')
-        .scan(0usize, |offset, word| {
-            let start = *offset;
-            *offset += word.len() + 1;
-            Some((start + word.len(), word))
-        })
-        .filter(|(_, word)| !word.is_empty() && !word.ends_with('.'))
-}
-
-/// The filter bit of a key: bits the map's hashing does not start from.
-fn filter_bit(key: u64) -> usize {
+/// The filter bit of a key: bits a search of the table does not start from.
+const fn filter_bit(key: u64) -> usize {
     (key >> 32) as usize % FILTER_BITS
 }
 
-/// The data set, read at first use (a few milliseconds).
+static BOOK: Book = Book {
+    lines: &LINES,
+    by_position: &BY_POSITION,
+    filter: filter_of(&BY_POSITION),
+    deepest: DEEPEST,
+};
+
+/// The data set, as the binary holds it.
 pub fn book() -> &'static Book {
-    static BOOK: OnceLock<Book> = OnceLock::new();
-    BOOK.get_or_init(Book::read)
+    &BOOK
 }
 
 /// The position after a line of the data set (`1. e4 c5 2. Nf3`) and its plies; `None`
-/// if a move cannot be played (never, for the embedded data: a test checks it).
+/// if a move cannot be played (never, for the embedded data: build.rs plays every line).
 pub fn play_line(pgn: &str) -> Option<(Chess, u32)> {
     let mut pos = Chess::default();
     let mut plies = 0;
@@ -237,40 +141,67 @@ pub fn classifies(tags: &Tags, start_key: u64, mode: CastlingMode) -> bool {
     !chess960 && mode == CastlingMode::Standard && start_key == standard_start_key()
 }
 
-fn standard_start_key() -> u64 {
-    static KEY: OnceLock<u64> = OnceLock::new();
-    *KEY.get_or_init(|| position_key(&Chess::default()))
-}
-
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+    #![allow(
+        clippy::unwrap_used,
+        clippy::indexing_slicing,
+        reason = "a test fails loudly"
+    )]
+
+    use std::collections::HashMap;
 
     use super::{book, play_line};
     use crate::rules::draw::position_key;
 
-    /// Every row of the embedded data is read and its moves are legal.
+    /// Every row of the embedded data is in the table, in the data set's order.
     #[test]
     fn every_line_of_the_data_set_is_read() {
-        let total: usize = super::VOLUMES
+        let volumes = ["a", "b", "c", "d", "e"].map(|volume| {
+            let path = format!(
+                "{}/data/chess-openings/{volume}.tsv",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            std::fs::read_to_string(path).unwrap()
+        });
+        let rows: Vec<Vec<&str>> = volumes
             .iter()
-            .map(|volume| volume.lines().skip(1).filter(|l| !l.is_empty()).count())
-            .sum();
-        assert_eq!(total, 3807);
+            .flat_map(|volume| volume.lines().skip(1).filter(|l| !l.is_empty()))
+            .map(|row| row.split('\t').collect())
+            .collect();
+        assert_eq!(rows.len(), 3807);
         assert_eq!(book().lines.len(), 3807);
         assert_eq!(book().deepest, 36);
+        for (index, (row, line)) in rows.iter().zip(book().lines).enumerate() {
+            assert_eq!(row.as_slice(), [line.eco, line.name, line.pgn]);
+            assert_eq!(line.summary_key, format!("{} {}", line.eco, line.name));
+            assert_eq!(line.index, index);
+        }
     }
 
-    /// Each line's final position names the shortest line reaching it (the first of
-    /// equally short ones): every line but those listed in
-    /// `tests/cli/openings.rs::lines_sharing_a_position` names itself.
+    /// The table made at build time is the one the run would make: each line played here,
+    /// each position keyed as the replay keys it, names the first of its shortest lines,
+    /// and the table holds no other position.
     #[test]
-    fn each_position_names_its_shortest_line() {
+    fn the_table_names_each_position_by_its_first_shortest_line() {
         let book = book();
-        for line in &book.lines {
+        let mut expected: HashMap<u64, usize> = HashMap::new();
+        for line in book.lines {
             let (pos, plies) = play_line(line.pgn).unwrap();
-            let named = book.lookup(position_key(&pos)).unwrap();
-            assert!(named.plies <= plies, "{} -> {}", line.name, named.name);
+            assert_eq!(plies, line.plies, "{}", line.pgn);
+            let kept = expected.entry(position_key(&pos)).or_insert(line.index);
+            if plies < book.lines[*kept].plies {
+                *kept = line.index;
+            }
+        }
+        assert_eq!(book.by_position.len(), expected.len());
+        for (key, index) in expected {
+            assert_eq!(book.lookup(key).map(|line| line.index), Some(index));
+        }
+        // A position of no line (the start, 1. e4 e5 2. Ke2 Ke7) is found in none.
+        for line in ["", "1. e4 e5 2. Ke2 Ke7"] {
+            let (pos, _) = play_line(line).unwrap();
+            assert_eq!(book.lookup(position_key(&pos)), None, "{line}");
         }
     }
 }

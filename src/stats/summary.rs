@@ -218,13 +218,13 @@ impl Summary {
         let lines: &[_] = if self.openings.is_empty() {
             &[]
         } else {
-            &crate::rules::openings::book().lines
+            crate::rules::openings::book().lines
         };
         lines
             .iter()
             .zip(&self.openings)
             .filter(|&(_, &n)| n > 0)
-            .map(|(line, &n)| (line.summary_key.as_str(), n))
+            .map(|(line, &n)| (line.summary_key, n))
     }
 
     /// Every (section, key, count), sorted.
