@@ -272,7 +272,10 @@ fn set_opening_tags(pairs: &mut Vec<(String, String)>, report: &GameReport) {
     let Some(found) = report.opening else {
         return;
     };
-    for (name, value) in [("ECO", found.opening.eco), ("Opening", found.opening.name)] {
+    for (name, value) in [
+        ("ECO", found.opening.eco()),
+        ("Opening", found.opening.name()),
+    ] {
         let mut set = false;
         for pair in pairs.iter_mut().filter(|(n, _)| n == name) {
             pair.1 = value.to_string();

@@ -25,7 +25,7 @@ impl OpeningScores {
         let Some(found) = report.opening else {
             return;
         };
-        let (eco, name) = (found.opening.eco, found.opening.name);
+        let (eco, name) = (found.opening.eco(), found.opening.name());
         let score = self.scores.entry((eco, name)).or_default();
         score[0] += 1;
         match GameResult::parse(&report.result) {

@@ -13,19 +13,48 @@ use super::draw::standard_start_key;
 use super::fen::setup::variant_kind;
 use super::tags::Tags;
 
-/// One named line of the data set.
+/// One named line of the data set: its text lies in the table's one string (`TEXT`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
-    pub eco: &'static str,
-    pub name: &'static str,
-    /// The line's moves as the data set writes them (`1. e4 c5 2. Nf3`).
-    pub pgn: &'static str,
+    /// Where `ECO Name` starts, where it ends and the moves start, and where they end.
+    text: (u32, u32, u32),
+    /// The bytes of the ECO code at the start of `ECO Name`.
+    eco_len: u8,
     /// The plies of `pgn`.
     pub plies: u32,
-    /// `ECO Name`, the key of the summary section `opening`.
-    pub summary_key: &'static str,
     /// Its place in `Book::lines`.
     pub index: usize,
+}
+
+impl Opening {
+    /// The ECO code (`B20`).
+    pub fn eco(&self) -> &'static str {
+        let (start, _, _) = self.text;
+        text(start, start + u32::from(self.eco_len))
+    }
+
+    /// The name (`Sicilian Defense`).
+    pub fn name(&self) -> &'static str {
+        let (start, end, _) = self.text;
+        text(start + u32::from(self.eco_len) + 1, end)
+    }
+
+    /// The line's moves as the data set writes them (`1. e4 c5 2. Nf3`).
+    pub fn pgn(&self) -> &'static str {
+        let (_, start, end) = self.text;
+        text(start, end)
+    }
+
+    /// `ECO Name`, the key of the summary section `opening`.
+    pub fn summary_key(&self) -> &'static str {
+        let (start, end, _) = self.text;
+        text(start, end)
+    }
+}
+
+/// A piece of the table's text (empty if out of it: never, build.rs made both).
+fn text(start: u32, end: u32) -> &'static str {
+    TEXT.get(start as usize..end as usize).unwrap_or_default()
 }
 
 /// The opening a game reached, and the ply of the position that names it.
@@ -35,7 +64,8 @@ pub struct OpeningMatch {
     pub opening: &'static Opening,
 }
 
-// `LINES`, `BY_POSITION` and `DEEPEST`, made by build.rs from the data set.
+// `TEXT`, `LINES`, `BY_POSITION` and `DEEPEST`, made by build.rs from the data set: no
+// pointer in them but the text's, so that loading the binary relocates none of them.
 include!(concat!(env!("OUT_DIR"), "/openings_table.rs"));
 
 /// The deepest line the replay looks for (the data set's deepest is 36 plies).
@@ -173,8 +203,11 @@ mod tests {
         assert_eq!(book().lines.len(), 3807);
         assert_eq!(book().deepest, 36);
         for (index, (row, line)) in rows.iter().zip(book().lines).enumerate() {
-            assert_eq!(row.as_slice(), [line.eco, line.name, line.pgn]);
-            assert_eq!(line.summary_key, format!("{} {}", line.eco, line.name));
+            assert_eq!(row.as_slice(), [line.eco(), line.name(), line.pgn()]);
+            assert_eq!(
+                line.summary_key(),
+                format!("{} {}", line.eco(), line.name())
+            );
             assert_eq!(line.index, index);
         }
     }
@@ -187,8 +220,8 @@ mod tests {
         let book = book();
         let mut expected: HashMap<u64, usize> = HashMap::new();
         for line in book.lines {
-            let (pos, plies) = play_line(line.pgn).unwrap();
-            assert_eq!(plies, line.plies, "{}", line.pgn);
+            let (pos, plies) = play_line(line.pgn()).unwrap();
+            assert_eq!(plies, line.plies, "{}", line.pgn());
             let kept = expected.entry(position_key(&pos)).or_insert(line.index);
             if plies < book.lines[*kept].plies {
                 *kept = line.index;

@@ -224,7 +224,7 @@ impl Summary {
             .iter()
             .zip(&self.openings)
             .filter(|&(_, &n)| n > 0)
-            .map(|(line, &n)| (line.summary_key, n))
+            .map(|(line, &n)| (line.summary_key(), n))
     }
 
     /// Every (section, key, count), sorted.
