@@ -6,8 +6,7 @@
 //! data set and looks them up once the game is over, from the last backwards, through a
 //! 4 KiB filter: a game costs a probe or two of the table, not one per ply.
 
-use shakmaty::san::San;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::CastlingMode;
 
 use super::draw::standard_start_key;
 use super::fen::setup::variant_kind;
@@ -145,22 +144,6 @@ pub fn book() -> &'static Book {
     &BOOK
 }
 
-/// The position after a line of the data set (`1. e4 c5 2. Nf3`) and its plies; `None`
-/// if a move cannot be played (never, for the embedded data: build.rs plays every line).
-pub fn play_line(pgn: &str) -> Option<(Chess, u32)> {
-    let mut pos = Chess::default();
-    let mut plies = 0;
-    for word in pgn.split_whitespace() {
-        if word.ends_with('.') {
-            continue;
-        }
-        let m = San::from_ascii(word.as_bytes()).ok()?.to_move(&pos).ok()?;
-        pos.play_unchecked(m);
-        plies += 1;
-    }
-    Some((pos, plies))
-}
-
 /// Whether a game with these tags, starting from the position with key `start_key`
 /// (`draw::position_key`) in `mode`, is classified: standard chess (not a Chess960
 /// variant) from the standard start position.
@@ -181,8 +164,28 @@ mod tests {
 
     use std::collections::HashMap;
 
-    use super::{book, play_line};
+    use shakmaty::san::San;
+    use shakmaty::{Chess, Position};
+
+    use super::book;
     use crate::rules::draw::position_key;
+
+    /// The position after a line of the data set (`1. e4 c5 2. Nf3`) and its plies; `None`
+    /// if a move cannot be played: played here move by move, apart from build.rs, to hold
+    /// the table it made to the data.
+    fn play_line(pgn: &str) -> Option<(Chess, u32)> {
+        let mut pos = Chess::default();
+        let mut plies = 0;
+        for word in pgn.split_whitespace() {
+            if word.ends_with('.') {
+                continue;
+            }
+            let m = San::from_ascii(word.as_bytes()).ok()?.to_move(&pos).ok()?;
+            pos.play_unchecked(m);
+            plies += 1;
+        }
+        Some((pos, plies))
+    }
 
     /// Every row of the embedded data is in the table, in the data set's order.
     #[test]
