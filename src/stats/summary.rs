@@ -212,15 +212,10 @@ impl Summary {
         view
     }
 
-    /// The `opening` counts kept by slot, with their keys (the data set is only read when
-    /// a game had an opening).
+    /// The `opening` counts kept by slot, with their keys.
     fn opening_slots(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
-        let lines: &[_] = if self.openings.is_empty() {
-            &[]
-        } else {
-            crate::rules::openings::book().lines
-        };
-        lines
+        crate::rules::openings::book()
+            .lines
             .iter()
             .zip(&self.openings)
             .filter(|&(_, &n)| n > 0)

@@ -15,27 +15,22 @@ pub enum SetupError {
 /// The variants pgnkit replays, compared case- and space-insensitively (SPEC.md):
 /// `Some(true)` for Chess960, `Some(false)` for standard chess.
 pub fn variant_kind(variant: &str) -> Option<bool> {
-    // An ASCII name (every one the match knows) is folded on the stack: a `[Variant]` tag
-    // stands in many lichess games, and the `String` cost ~800 instructions each.
-    let mut folded = [0u8; 16];
-    let mut len = 0;
-    let is_space = |b: u8| b.is_ascii() && char::from(b).is_whitespace();
-    let ascii = variant.bytes().filter(|&b| !is_space(b)).all(|b| {
-        let slot = folded.get_mut(len);
-        let fits = b.is_ascii() && slot.is_some();
-        if let (Some(slot), true) = (slot, fits) {
-            *slot = b.to_ascii_lowercase();
-            len += 1;
-        }
-        fits
-    });
-    if !ascii {
+    if !variant.is_ascii() {
         let key: String = variant
             .chars()
             .filter(|c| !c.is_whitespace())
             .flat_map(char::to_lowercase)
             .collect();
         return variant_of_key(key.as_bytes());
+    }
+    // An ASCII name is folded on the stack: a `[Variant]` tag stands in many lichess
+    // games, and the `String` cost ~800 instructions each. One longer than the room is
+    // longer than every known name.
+    let mut folded = [0u8; 16];
+    let mut len = 0;
+    for byte in variant.bytes().filter(|&b| !char::from(b).is_whitespace()) {
+        *folded.get_mut(len)? = byte.to_ascii_lowercase();
+        len += 1;
     }
     variant_of_key(folded.get(..len).unwrap_or_default())
 }
