@@ -1,7 +1,9 @@
 //! The replay engine: one game's tokens played through shakmaty from its start position,
 //! filling the `GameReport` and the other types of `report`. The
 //! legal path is a plain `San::to_move` and `play_unchecked`; only when a move fails is
-//! the diagnosis layer asked why. Beside it: the move counts it keeps (`counts`), the
+//! the diagnosis layer asked why. The end of the game is judged once the moves are over,
+//! in `end` (`Replay::finish`, the one way in); findings about how the movetext is
+//! written, not about its moves, are `written`'s. Beside it: the move counts it keeps (`counts`), the
 //! clocks and evaluations of the comments (`annotations`), the
 //! history the diagnosis reads (`history`), the non-standard move notations it accepts
 //! (`notation`), its fast path for common moves (`piece_move`), and the walk over the
@@ -14,6 +16,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 pub mod annotations;
 mod counts;
+mod end;
 pub mod history;
 pub mod movetext;
 pub mod notation;
@@ -21,6 +24,7 @@ pub mod piece_move;
 mod read;
 mod report;
 pub mod variations;
+mod written;
 
 use annotations::AnnotationFigures;
 pub use counts::MoveCounts;
@@ -31,15 +35,13 @@ pub use report::{
     GameReport, MateFigures, PlyMove, PlyVisitor, ReplayOptions, Status, fen_of, move_label,
 };
 
-use crate::pgn::{InputProblem, InputProblemKind, RawGame, Token, TokenKind};
+use crate::pgn::{InputProblemKind, RawGame, Token, TokenKind};
 use crate::rules::draw::{DrawTracker, RepetitionBuffers};
 use crate::rules::fen::setup::{self, SetupError};
 use crate::rules::findings::{Code, Finding};
-use crate::rules::mate_check::{self, Verdict, Wanted};
 use crate::rules::openings::{self, Book, MAX_BOOK_PLIES, OpeningMatch};
-use crate::rules::result::{self, GameResult, Termination};
+use crate::rules::result::{GameResult, Termination};
 use crate::rules::tags::Tags;
-use crate::rules::tags::checks as tag_checks;
 
 /// The main-line plies room is made for before a replay (more grow as needed).
 const MAX_RESERVED_PLIES: usize = 1024;
@@ -348,139 +350,6 @@ impl Replay<'_> {
         }
     }
 
-    /// Turns what the splitter noticed into findings.
-    fn report_input_problems(&mut self) {
-        for input_problem in &self.raw.problems {
-            let InputProblem { kind, line, detail } = input_problem;
-            let code = problem_code(*kind);
-            if matches!(code, Code::InputUnreadable | Code::InputUnsupportedEncoding) {
-                self.report.status = Status::Unreadable;
-            }
-            // A finding about the game: its `move_line` is the game's line, and the
-            // message names the line where the defect stands.
-            let message = if code == Code::InputUnsupportedEncoding {
-                detail.clone()
-            } else {
-                format!("line {}: {detail}", self.raw.line + u64::from(*line))
-            };
-            self.report.findings.push(Finding {
-                code,
-                ply: 0,
-                move_text: String::new(),
-                san: String::new(),
-                message,
-                fen: String::new(),
-                move_line: self.raw.line,
-            });
-        }
-    }
-
-    fn has_problem(&self, kind: InputProblemKind) -> bool {
-        self.raw.problems.iter().any(|p| p.kind == kind)
-    }
-
-    /// The first termination marker outside variations from token `from` on, at `depth`.
-    fn scan_marker(&self, from: usize, mut depth: u32) -> Option<GameResult> {
-        for token in self.raw.tokens.iter().skip(from) {
-            match token.kind {
-                TokenKind::VariationStart => depth += 1,
-                TokenKind::VariationEnd => depth = depth.saturating_sub(1),
-                TokenKind::Result if depth == 0 => return self.marker_of(token),
-                _ => {}
-            }
-        }
-        None
-    }
-
-    fn marker_of(&self, token: &Token) -> Option<GameResult> {
-        GameResult::parse_marker(self.raw.token_text(token))
-    }
-
-    /// `input.empty-variation`: whether the variation opened at `index` holds no move
-    /// before a nested variation or its end (`((1... c5))`, `()`); comments, NAGs and move
-    /// numbers are no move. The main line goes on as if it were not there.
-    fn is_empty_variation(&self, index: usize) -> bool {
-        let next = self.raw.tokens.iter().skip(index + 1).find(|t| {
-            !matches!(
-                t.kind,
-                TokenKind::Comment | TokenKind::Nag | TokenKind::Glyph | TokenKind::MoveNumber
-            )
-        });
-        next.is_some_and(|t| matches!(t.kind, TokenKind::VariationStart | TokenKind::VariationEnd))
-    }
-
-    /// One `input.empty-variation` finding for the game (a million `()` must not make a
-    /// million findings): how many, and the line of the first.
-    fn empty_variations_finding(&mut self, count: u32, first: usize) {
-        let Some(open) = self.raw.tokens.get(first) else {
-            return;
-        };
-        let line = self.raw.token_line(open);
-        let what = if count == 1 {
-            "a variation holds".to_string()
-        } else {
-            format!("{count} variations hold")
-        };
-        self.report.findings.push(Finding {
-            code: Code::InputEmptyVariation,
-            ply: self.report.plies,
-            move_text: String::new(),
-            san: String::new(),
-            message: format!(
-                "line {line}: {what} no move before a nested variation or its end (`((`, `()`); ignored, the main line is kept"
-            ),
-            fen: fen_of(&self.pos),
-            move_line: line,
-        });
-    }
-
-    /// `result.notation`: the marker at `index` (the game's) written loosely, or glued
-    /// to the move before it.
-    fn loose_marker(&mut self, index: usize) {
-        let raw = self.raw;
-        let Some(token) = raw.tokens.get(index) else {
-            return;
-        };
-        let text = raw.token_text(token);
-        let glued_to = index
-            .checked_sub(1)
-            .and_then(|i| raw.tokens.get(i))
-            .filter(|before| before.kind == TokenKind::Word && before.span.end == token.span.start);
-        let canonical = matches!(text, b"1-0" | b"0-1" | b"1/2-1/2" | b"*");
-        if canonical && glued_to.is_none() {
-            return;
-        }
-        let Some(result) = GameResult::parse_marker(text) else {
-            return;
-        };
-        let written = self.written(text);
-        let mut message = format!(
-            "`{written}` read as the termination marker {}",
-            result.as_str()
-        );
-        if let Some(before) = glued_to {
-            message.push_str(&format!(
-                " (glued to the move `{}`)",
-                self.written(raw.token_text(before))
-            ));
-        }
-        self.report.findings.push(Finding {
-            code: Code::ResultNotation,
-            ply: self.report.plies,
-            move_text: String::new(),
-            san: written,
-            message,
-            fen: fen_of(&self.pos),
-            move_line: raw.token_line(token),
-        });
-    }
-
-    /// R of SPEC.md, from the Result tag and the termination marker.
-    fn record_result(&mut self, tag_result: Option<&str>, marker: Option<GameResult>) {
-        self.marker = marker;
-        self.report.result = result::recorded_result(tag_result, marker);
-    }
-
     /// Plays the move token at `index`, or reports why it cannot be played. Returns the
     /// number of following tokens it took in (`e8 (Q)`, `exd6 e.p.`), `None` on an error.
     /// (Inlined into the one loop that calls it: as a call, saving and restoring its
@@ -629,82 +498,6 @@ impl Replay<'_> {
         }
     }
 
-    /// `Bxc6 +`, `Qh4 #`: a lone check sign right after the move just played (written
-    /// without one; annotations may stand between, `Bc4 ! +`) is that move's sign: `san.notation` when it is right, else
-    /// `san.check-suffix` in place of the one `play` gave for the missing sign. Returns
-    /// false when the token is not such a sign (it is then read as a move, and fails).
-    fn check_sign_apart(&mut self, index: usize, sign: u8) -> bool {
-        let raw = self.raw;
-        let (Some(move_token), Some(token)) = (
-            read::move_before_sign(raw, index).and_then(|i| raw.tokens.get(i)),
-            raw.tokens.get(index),
-        ) else {
-            return false;
-        };
-        let move_text = raw.token_text(move_token);
-        if move_token.kind != TokenKind::Word
-            || self.played_moves().last().map(|p| p.token) != Some(move_token.span)
-            || matches!(move_text.last(), Some(b'+' | b'#'))
-        {
-            return false;
-        }
-        let written = Some(if sign == b'#' {
-            Suffix::Checkmate
-        } else {
-            Suffix::Check
-        });
-        let actual = if !self.in_check {
-            None
-        } else if self.pos.is_checkmate() {
-            Some(Suffix::Checkmate)
-        } else {
-            Some(Suffix::Check)
-        };
-        let plies = self.report.plies;
-        if let Some(last) = self.report.findings.last()
-            && last.code == Code::SanCheckSuffix
-            && last.ply == plies
-        {
-            self.report.findings.pop();
-        }
-        let before = self.position_before_last_move();
-        let san = format!("{} {}", self.written(move_text), char::from(sign));
-        let (code, message) = if written == actual {
-            let Some(&Played { mv, .. }) = self.played.last() else {
-                return false;
-            };
-            let standard = SanPlus::from_move(before.clone(), mv);
-            (
-                Code::SanNotation,
-                format!("read as {standard} (a check sign written apart from its move)"),
-            )
-        } else {
-            let name = |s: Option<Suffix>| match s {
-                Some(Suffix::Check) => "`+`",
-                Some(Suffix::Checkmate) => "`#`",
-                None => "no suffix",
-            };
-            (
-                Code::SanCheckSuffix,
-                format!(
-                    "written with {} (apart from the move) but the move calls for {}",
-                    name(written),
-                    name(actual)
-                ),
-            )
-        };
-        self.report.findings.push(Finding {
-            code,
-            ply: plies,
-            move_text: move_label(&before, &san),
-            san,
-            message,
-            fen: fen_of(&before),
-            move_line: raw.token_line(token),
-        });
-        true
-    }
-
     /// Names the opening: the last position of the main line found in the data set.
     fn name_opening(&mut self) {
         let Some(book) = self.openings else {
@@ -741,41 +534,6 @@ impl Replay<'_> {
             self.recording = true;
         }
         &self.played
-    }
-
-    fn check_suffix_finding(
-        &mut self,
-        before: &Chess,
-        token: &Token,
-        written: Option<Suffix>,
-        actual: Option<Suffix>,
-    ) {
-        // The finding is about the move just played: report it at its own ply and position.
-        let text = self.written(self.raw.token_text(token));
-        let name = |s: Option<Suffix>| match s {
-            Some(Suffix::Check) => "`+`",
-            Some(Suffix::Checkmate) => "`#`",
-            None => "no suffix",
-        };
-        // The sign as written: `++`, `†`, `‡` are read as `#`, `+`, `#`.
-        let written_name = ["++", "†", "‡"]
-            .into_iter()
-            .find(|sign| written.is_some() && text.ends_with(sign))
-            .map_or_else(|| name(written).to_string(), |sign| format!("`{sign}`"));
-        let message = format!(
-            "written with {written_name} but the move calls for {}",
-            name(actual)
-        );
-        let ply = self.report.plies;
-        self.report.findings.push(Finding {
-            code: Code::SanCheckSuffix,
-            ply,
-            move_text: move_label(before, &text),
-            san: text,
-            message,
-            fen: fen_of(before),
-            move_line: self.raw.token_line(token),
-        });
     }
 
     /// Names the en passant capture that was available and not played.
@@ -829,166 +587,5 @@ impl Replay<'_> {
             fen,
             move_line: self.raw.line,
         });
-    }
-
-    /// The final position, and unless turned off (`judgement`) the game's judgement:
-    /// termination, result cross-check, perpetual check, the tag checks.
-    fn finish(&mut self, tag_result: Option<&str>) {
-        self.report.final_pos = Some(self.pos.clone());
-        if !self.options.judgement {
-            return;
-        }
-        // The splitter's findings (the first ones) are about the whole game: they carry the
-        // last ply replayed and the final position, as every game-level finding does.
-        if !self.raw.problems.is_empty() {
-            let fen = fen_of(&self.pos);
-            let plies = self.report.plies;
-            for finding in self
-                .report
-                .findings
-                .iter_mut()
-                .take(self.raw.problems.len())
-            {
-                finding.ply = plies;
-                finding.fen.clone_from(&fen);
-            }
-        }
-        let mut termination = Termination::of(&self.pos, &self.report.draws);
-        self.judge_mates(termination);
-        if self.report.mate.verdict.is_dead() && termination > Termination::InsufficientMaterial {
-            termination = Termination::DeadPosition;
-        }
-        self.report.termination = termination;
-        self.report.perpetual_check = self.report.draws.perpetual_check();
-        for (code, message) in tag_checks::check(&self.report.tags, self.options.tag_infos) {
-            self.game_finding(code, message);
-        }
-        // The earliest automatic end: the first dead ply may come before the others.
-        if let Some(dead) = self.report.mate.dead_position_ply
-            && self.automatic_end.is_none_or(|(ply, _)| dead <= ply)
-        {
-            let kind = if self.report.mate.verdict.is_dead() && dead == self.report.plies {
-                termination
-            } else {
-                self.dead_kind(dead)
-            };
-            self.automatic_end = Some((dead, kind));
-            self.plies_after_end = self.report.plies - dead;
-        }
-        if let Some((end_ply, termination)) = self.automatic_end
-            && self.plies_after_end > 0
-        {
-            let message = format!(
-                "the game had already ended in a draw at ply {end_ply} ({}); {} played after it do{} not count",
-                termination.as_str().replace('-', " "),
-                if self.plies_after_end == 1 {
-                    "the 1 move".to_string()
-                } else {
-                    format!("the {} moves", self.plies_after_end)
-                },
-                if self.plies_after_end == 1 { "es" } else { "" }
-            );
-            self.game_finding(Code::ResultAfterAutomaticDraw, message);
-        }
-        if self.report.status != Status::Ok {
-            // A replay that stopped early does not show the game's real final position.
-            return;
-        }
-        if let Some(message) = result::mismatch(
-            tag_result,
-            self.marker,
-            &self.report.result,
-            &self.pos,
-            termination,
-        ) {
-            self.report.result_consistent = false;
-            self.game_finding(Code::ResultMismatch, message);
-        } else if let Some(message) = result::unwinnable_win(
-            &self.report.result,
-            &self.pos,
-            self.report.mate.verdict,
-            self.report.tags.get("Termination"),
-        ) {
-            self.game_finding(Code::ResultUnwinnableWin, message);
-        }
-    }
-}
-
-impl Replay<'_> {
-    /// Who can still mate in the final position and, when it is dead or a stalemate, the
-    /// first dead ply: scanning back, the earliest ply from which every position is dead.
-    /// A checkmate or stalemate is not called dead (the game ended there).
-    fn judge_mates(&mut self, termination: Termination) {
-        let (level, mode) = (self.options.mate_check, self.report.castling_mode);
-        // Without the figures (no stats row shows who cannot mate), only what the findings
-        // and the termination read is worked out: dead or not, and the recorded winner.
-        let (wanted, earlier_wanted) = if self.options.figures {
-            (Wanted::Both, Wanted::Both)
-        } else {
-            let winner = GameResult::parse(&self.report.result).and_then(GameResult::winner);
-            (Wanted::DeadOr(winner), Wanted::DeadOr(None))
-        };
-        let verdict = match termination {
-            Termination::Checkmate | Termination::Stalemate => Verdict::default(),
-            _ => mate_check::analyse_wanted(&self.pos, mode, level, wanted),
-        };
-        self.report.mate = MateFigures {
-            level: Some(level),
-            verdict,
-            dead_position_ply: None,
-            budget: verdict.budget,
-        };
-        let final_dead = verdict.is_dead();
-        if !final_dead && termination != Termination::Stalemate {
-            return;
-        }
-        let mut first = final_dead.then_some(self.report.plies);
-        // The positions before the final one, rebuilt from the start (rare: a dead end).
-        let mut pos = self.start.clone();
-        let played = self.played_moves();
-        let mut positions = Vec::with_capacity(played.len());
-        for played in played {
-            positions.push(pos.clone());
-            pos.play_unchecked(played.mv);
-        }
-        for (ply, pos) in positions.iter().enumerate().rev() {
-            let earlier = mate_check::analyse_wanted(pos, mode, level, earlier_wanted);
-            self.report.mate.budget |= earlier.budget;
-            if !earlier.is_dead() {
-                break;
-            }
-            first = u32::try_from(ply).ok();
-        }
-        self.report.mate.dead_position_ply = first;
-    }
-
-    /// What ended the game at the dead ply `ply`: insufficient material, or a dead position
-    /// beyond it.
-    fn dead_kind(&mut self, ply: u32) -> Termination {
-        let mut pos = self.start.clone();
-        for played in self.played_moves().iter().take(ply as usize) {
-            pos.play_unchecked(played.mv);
-        }
-        if pos.is_insufficient_material() {
-            Termination::InsufficientMaterial
-        } else {
-            Termination::DeadPosition
-        }
-    }
-}
-
-/// The finding code of a defect the splitter found in the bytes.
-fn problem_code(kind: InputProblemKind) -> Code {
-    match kind {
-        InputProblemKind::UnterminatedComment => Code::InputUnterminatedComment,
-        InputProblemKind::Truncated => Code::InputTruncated,
-        InputProblemKind::UnescapedQuote => Code::InputUnescapedQuote,
-        InputProblemKind::Unreadable => Code::InputUnreadable,
-        InputProblemKind::BadTag => Code::InputBadTag,
-        InputProblemKind::UnbalancedParenthesis => Code::InputUnbalancedParenthesis,
-        InputProblemKind::UnbalancedBrace => Code::InputUnbalancedBrace,
-        InputProblemKind::StrayBytes => Code::InputStrayBytes,
-        InputProblemKind::UnsupportedEncoding => Code::InputUnsupportedEncoding,
-        InputProblemKind::LimitExceeded => Code::InputLimitExceeded,
     }
 }
