@@ -75,6 +75,14 @@ commands=(
   "fen-every-ply|fen --every-ply"
   "convert|convert"
   "report|report -o OUT.html"
+  "report-info|report --level info -o OUT.html"
+  "stats-where|stats --where 'opening_eco ~ \"^B\" && plies > 40'"
+  "fen-where|fen --where 'opening_eco == \"C50\"'"
+  "convert-opening|convert --add-opening --where 'max_repetition >= 3'"
+  "select-where|select --where 'WhiteElo >= 2400 && termination == \"checkmate\"'"
+  "select-split|select --split-by opening_eco --out-dir OUT.split"
+  "select-dedupe|select --dedupe moves --duplicates-csv OUT.dups.csv --count"
+  "select-invert|select --invert --reaches 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -'"
 )
 
 # Runs one binary: its stdout, exit code and written files go into folder $1.
@@ -82,9 +90,10 @@ run_one() {
   local dir=$1 bin=$2 args=$3 input=$4
   mkdir -p "$dir"
   # shellcheck disable=SC2086 # the arguments are words on purpose
-  set -- ${args//OUT/$dir/out}
+  eval "set -- ${args//OUT/$dir/out}"
   local code=0
-  "$bin" --quiet "$@" "$input" >"$dir/stdout" 2>/dev/null || code=$?
+  # stderr too: fen and convert write their error findings there (--quiet: no timings).
+  "$bin" --quiet "$@" "$input" >"$dir/stdout" 2>"$dir/stderr" || code=$?
   echo "$code" >"$dir/exit-code"
 }
 
@@ -110,16 +119,18 @@ for input in "$@"; do
     run_one "$dir/old" "$old" "$args" "$input"
     run_one "$dir/new" "$new" "$args" "$input"
     verdict=identical
-    for f in "$dir"/old/*; do
-      base=${f##*/}
+    # A split folder's files are compared one by one.
+    for f in "$dir"/old/* "$dir"/old/*.split/*; do
+      [ -f "$f" ] || continue
+      base=${f#"$dir"/old/}
       if ! cmp -s "$f" "$dir/new/$base"; then
         verdict="DIFFERS in $base: $(first_difference "$f" "$dir/new/$base")"
         status=1
         break
       fi
     done
-    if [ "$verdict" = identical ] && [ "$(ls "$dir/old")" != "$(ls "$dir/new")" ]; then
-      verdict="DIFFERS: files written $(ls "$dir/old" | tr '\n' ' ') vs $(ls "$dir/new" | tr '\n' ' ')"
+    if [ "$verdict" = identical ] && [ "$(cd "$dir/old" && find . | sort)" != "$(cd "$dir/new" && find . | sort)" ]; then
+      verdict="DIFFERS: files written $(cd "$dir/old" && find . | sort | tr '\n' ' ') vs $(cd "$dir/new" && find . | sort | tr '\n' ' ')"
       status=1
     fi
     printf '%-20s %-28s %s\n' "$name" "$(basename "$input")" "$verdict"
