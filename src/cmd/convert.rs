@@ -3,7 +3,7 @@
 
 use crate::cli::{CodeArgs, MoveStyleArg};
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::run::{Ending, GameRun, StderrErrors};
+use crate::cmd::run::{Ending, GameRun, Reads, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::pgn::{
@@ -118,13 +118,16 @@ enum Written {
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let codes = args.codes.filter()?;
-    let mut run = GameRun::new(
+    let run = GameRun::new(
         global,
         &args.input,
         &[("-o", args.output.output.as_deref())],
+        Reads {
+            // The opening for --add-opening.
+            figures: args.add_opening,
+            ..Reads::REPORT
+        },
     )?;
-    // The opening only for --add-opening; annotations only for a filter that reads them.
-    run.options.figures = args.add_opening || run.filter.reads_columns();
     let mut output = Output::create(args.output.output.as_deref())?;
     let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(
@@ -132,8 +135,10 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             // The main line's moves, kept as the replay plays them, are not read again
             // when the movetext is written.
             let mut main_line = MainLine::default();
-            run.replay(raw, &mut main_line)
-                .map(|report| convert_game(raw, report, &main_line, &run.options, &args))
+            let judged = run.judge(raw, &mut main_line, |game| game.report);
+            judged
+                .flatten()
+                .map(|report| convert_game(raw, report, &main_line, run.options(), &args))
         },
         |_raw, converted| {
             errors.report(&converted.report)?;

@@ -6,7 +6,7 @@ use shakmaty::Chess;
 
 use crate::cli::CodeArgs;
 use crate::cli::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::run::{Ending, GameRun, StderrErrors};
+use crate::cmd::run::{Ending, GameRun, Reads, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::records::{RecordFormat, RecordWriter};
@@ -240,13 +240,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         castling: args.castling.into(),
     };
     let codes = args.codes.filter()?;
-    let mut run = GameRun::new(
+    // Positions and their error findings only.
+    let run = GameRun::new(
         global,
         &args.input,
         &[("-o", args.output.output.as_deref())],
+        Reads::REPORT,
     )?;
-    // Positions need no openings or annotations, unless a `--where` reads them.
-    run.options.figures = run.filter.reads_columns();
 
     if args.format == FenFormat::Parquet {
         RecordFormat::Parquet.refuse_terminal(run.ctx.data_on_terminal)?;
@@ -274,7 +274,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let totals = run.run(
         |raw| {
             let mut collector = FenCollector::new(style, want, lines_only, raw);
-            run.replay(raw, &mut collector).map(|report| {
+            let judged = run.judge(raw, &mut collector, |game| game.report);
+            judged.flatten().map(|report| {
                 if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
                     collector.push_row(ply, san, pos);
                 }

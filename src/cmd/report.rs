@@ -2,7 +2,7 @@
 
 use crate::cli::CodeArgs;
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::run::{Ending, GameRun, data_context};
+use crate::cmd::run::{Ending, GameRun, Reads, data_context};
 use crate::cmd::validate::Level;
 use crate::exit::ExitStatus;
 use crate::output::Output;
@@ -68,16 +68,19 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         anyhow::bail!("the report is an HTML page: give -o FILE (for example -o report.html)");
     }
     let codes = args.codes.filter()?;
-    let mut run = GameRun::with_context(ctx, &args.input, &outputs)?;
-    run.options.tag_infos = args.level == Level::Info;
-    // The openings and the time and accuracy panels show the figures.
-    run.options.figures = true;
+    let reads = Reads {
+        // The openings and the time and accuracy panels show the figures.
+        figures: true,
+        info_findings: args.level == Level::Info,
+        ..Reads::REPORT
+    };
+    let run = GameRun::with_context(ctx, &args.input, &outputs, reads)?;
     let mut output = Output::create(args.output.output.as_deref())?;
 
     let mut builder = ReportBuilder::new(args.limit, args.level.least(), codes);
     let mut figures = RunFigures::default();
     let totals = run.run(
-        |raw| run.replay(raw, &mut ()),
+        |raw| run.judge(raw, &mut (), |game| game.report).flatten(),
         |raw, report| {
             figures.add_game(report);
             builder.add(raw, report)?;

@@ -5,6 +5,7 @@
 //! warning, the summary line and the exit status. A command writes only what is its own:
 //! what it computes per game and where it writes it.
 
+use std::cell::RefCell;
 use std::path::Path;
 use std::time::Instant;
 
@@ -18,6 +19,7 @@ use crate::output::summary::{RunFigures, Selection, selection_line, summary_line
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
 use crate::record::Cells;
+use crate::rules::replay::notation::PieceLetters;
 use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Severity};
 
 /// How a run ends, as the command sees it.
@@ -40,19 +42,61 @@ pub struct Kept {
     pub dropped: u64,
 }
 
+/// What a command reads of each game. The run settles the replay from it and from the
+/// filters in one place ([`replay_options`]), so that no command sets a replay switch by
+/// hand, nor forgets what a `--where` on a column needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Reads {
+    /// The game's report: its findings, termination and result checks. Only `select`
+    /// reads verdicts alone (and the report only to split by a column).
+    pub report: bool,
+    /// The figures of a stats row: the opening, the move counts, the clocks and
+    /// evaluations, who cannot mate.
+    pub figures: bool,
+    /// The info-level tag findings (`--level info`; every finding of the `stats` summary).
+    pub info_findings: bool,
+    /// Every variation replayed and checked too (`validate --variations`).
+    pub variations: bool,
+    /// The piece letters of another language (`--piece-letters`).
+    pub piece_letters: Option<PieceLetters>,
+}
+
+impl Reads {
+    /// The report with its error and warning findings, and nothing more.
+    pub const REPORT: Reads = Reads {
+        report: true,
+        figures: false,
+        info_findings: false,
+        variations: false,
+        piece_letters: None,
+    };
+}
+
+/// A game the filters selected, as the run hands it to the command's work.
+pub struct Game<'g> {
+    /// The replay's report: there for every game when the run reads reports
+    /// ([`Reads::report`]); in a verdict-only run, only where the filters had the game
+    /// replayed.
+    pub report: Option<GameReport>,
+    /// The game's stats cells (without `--tags` columns) when a `--where` made them, so
+    /// that `stats` does not make them again; empty otherwise.
+    pub columns: &'g Cells,
+}
+
 /// A run over the games the INPUT arguments name.
 pub struct GameRun {
     pub ctx: Context,
-    /// How games are replayed; a command may change its fields before running.
-    pub options: ReplayOptions,
+    reads: Reads,
+    /// How games are replayed: settled once, by [`replay_options`].
+    options: ReplayOptions,
     input: InputArgs,
     sources: Vec<Source>,
     /// Folders that could not be listed (they make the exit code 2).
     listing_errors: u64,
     pipeline: Pipeline,
-    /// The game filters of the INPUT flags: the run's hook on every game. A command may
-    /// set `invert` (select) before running.
-    pub filter: GameFilter,
+    /// The game filters of the INPUT flags: the run's hook on every game, entered only
+    /// through [`GameRun::judge`].
+    filter: GameFilter,
     started: Instant,
 }
 
@@ -62,12 +106,14 @@ impl GameRun {
     /// output is refused; and when not one input can be opened, each is named and the run
     /// ends here (exit 2) with no output file created or replaced and no summary.
     /// `outputs` are the command's outputs, `-o` first; data on stdout when `-o` is none.
+    /// `reads` says what the command reads of each game.
     pub fn new(
         global: &GlobalArgs,
         input: &InputArgs,
         outputs: &[(&str, Option<&Path>)],
+        reads: Reads,
     ) -> anyhow::Result<GameRun> {
-        GameRun::with_context(data_context(global, outputs), input, outputs)
+        GameRun::with_context(data_context(global, outputs), input, outputs, reads)
     }
 
     /// As [`GameRun::new`], with the context the command has already made (to refuse
@@ -76,14 +122,11 @@ impl GameRun {
         ctx: Context,
         input: &InputArgs,
         outputs: &[(&str, Option<&Path>)],
+        reads: Reads,
     ) -> anyhow::Result<GameRun> {
         let started = Instant::now();
-        let options = ReplayOptions {
-            decoder: input.encoding,
-            mate_check: input.mate_check.into(),
-            ..ReplayOptions::default()
-        };
         let filter = GameFilter::new(&input.filters.filters())?;
+        let options = replay_options(input, reads, &filter);
         let (sources, listing_errors) = sources(&ctx, input, outputs)?;
         let pipeline = Pipeline {
             threads: ctx.threads,
@@ -94,6 +137,7 @@ impl GameRun {
         };
         Ok(GameRun {
             ctx,
+            reads,
             options,
             input: input.clone(),
             sources,
@@ -104,24 +148,50 @@ impl GameRun {
         })
     }
 
-    /// Replays a game as the run's options say, with `visitor` seeing its positions,
-    /// and judges it by the game filters: a tag-only `--where` decides before the replay
-    /// (a game it rejects is not replayed), the others on the replay. The report comes
-    /// back when the filters select the game.
-    pub fn replay<V: PlyVisitor>(&self, raw: &RawGame, visitor: &mut V) -> Judged<GameReport> {
-        self.filter.replay(raw, &self.options, visitor)
-    }
-
-    /// As [`GameRun::replay`], with the game's stats cells in `columns` when a `--where`
-    /// made them ([`GameFilter::replay_keeping_columns`]).
-    pub fn replay_keeping_columns<V: PlyVisitor>(
+    /// The one game step of every command: judges a game by the filters (a tag-only
+    /// `--where` decides before the replay, and a game it rejects is not replayed; the
+    /// others on the replay, which `visitor` sees too) and, when they select it, hands it
+    /// to `make`, whose value goes on to the sink.
+    pub fn judge<V: PlyVisitor, T>(
         &self,
         raw: &RawGame,
         visitor: &mut V,
-        columns: &mut Cells,
-    ) -> Judged<GameReport> {
-        self.filter
-            .replay_keeping_columns(raw, &self.options, visitor, columns)
+        make: impl FnOnce(Game<'_>) -> T,
+    ) -> Judged<T> {
+        thread_local! {
+            // The cells a `--where` makes, kept per thread so that no game allocates them.
+            static COLUMNS: RefCell<Cells> = RefCell::new(Cells::default());
+        }
+        let judge = |columns: &mut Cells| {
+            let (verdict, report) =
+                self.filter
+                    .judge(raw, &self.options, visitor, self.reads.report, columns);
+            let value = verdict.selected.then(|| make(Game { report, columns }));
+            Judged { verdict, value }
+        };
+        if !self.filter.reads_columns() {
+            // No column to read: no buffer (empty cells do not allocate).
+            return judge(&mut Cells::default());
+        }
+        COLUMNS.with_borrow_mut(|columns| {
+            columns.clear();
+            judge(columns)
+        })
+    }
+
+    /// How the run replays its games (the decoder for a command's own reading of text).
+    pub fn options(&self) -> &ReplayOptions {
+        &self.options
+    }
+
+    /// Whether `--dedupe` is asked for.
+    pub fn dedupes(&self) -> bool {
+        self.filter.dedupe.is_some()
+    }
+
+    /// `select --invert`: the games the filters reject are the ones selected.
+    pub fn invert_selection(&mut self) {
+        self.filter.invert = true;
     }
 
     /// Runs every game through `process` (worker threads; it judges the game, usually
@@ -214,6 +284,22 @@ impl GameRun {
             status = status.max(ExitStatus::Error);
         }
         status
+    }
+}
+
+/// The replay of a run's games, settled once from what the command reads and what the
+/// filters need: a `--where` on a column reads the figures and the judgement as `stats`
+/// writes them, whatever the command shows.
+fn replay_options(input: &InputArgs, reads: Reads, filter: &GameFilter) -> ReplayOptions {
+    let columns = filter.reads_columns();
+    ReplayOptions {
+        decoder: input.encoding,
+        mate_check: input.mate_check.into(),
+        variations: reads.variations,
+        piece_letters: reads.piece_letters,
+        tag_infos: reads.info_findings,
+        figures: reads.figures || columns,
+        judgement: reads.report || columns,
     }
 }
 
@@ -413,5 +499,56 @@ mod where_columns {
             assert_eq!(values[i], record[i], "column {}", column.name);
         }
         assert_eq!(values[9], "2500");
+    }
+}
+
+/// The replay a run settles from what its command reads and its filters need.
+#[cfg(test)]
+mod settled_options {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use clap::Parser;
+
+    use super::{Reads, replay_options};
+    use crate::cli::InputArgs;
+    use crate::filter::GameFilter;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        input: InputArgs,
+    }
+
+    /// (figures, judgement, info findings) of a run with these flags and reads.
+    fn settled(flags: &[&str], reads: Reads) -> (bool, bool, bool) {
+        let flags =
+            Flags::try_parse_from(std::iter::once("pgnkit").chain(flags.iter().copied())).unwrap();
+        let filter = GameFilter::new(&flags.input.filters.filters()).unwrap();
+        let options = replay_options(&flags.input, reads, &filter);
+        (options.figures, options.judgement, options.tag_infos)
+    }
+
+    /// A command that shows no figure still filters a `--where` on a column on the
+    /// figures `stats` writes: the run turns them on, not the command.
+    #[test]
+    fn a_where_on_a_column_turns_on_what_it_reads() {
+        let verdicts = Reads {
+            report: false,
+            ..Reads::REPORT
+        };
+        assert_eq!(settled(&[], Reads::REPORT), (false, true, false));
+        assert_eq!(settled(&[], verdicts), (false, false, false));
+        let eco = ["--where", "opening_eco == \"B20\""];
+        assert_eq!(settled(&eco, Reads::REPORT), (true, true, false));
+        assert_eq!(settled(&eco, verdicts), (true, true, false));
+        // A tag is read before the replay: it needs neither.
+        let tag = ["--where", "ECO == \"B20\""];
+        assert_eq!(settled(&tag, verdicts), (false, false, false));
+        let stats = Reads {
+            figures: true,
+            info_findings: true,
+            ..Reads::REPORT
+        };
+        assert_eq!(settled(&tag, stats), (true, true, true));
     }
 }

@@ -8,9 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 
 use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::run::{Ending, GameRun};
+use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
-use crate::filter::Judged;
 use crate::filter::dedupe::Origin;
 use crate::filter::expr::{self, Field};
 use crate::output::Output;
@@ -132,6 +131,10 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         global,
         args.output.output.is_none() && args.out_dir.is_none(),
     );
+    let split_by = args.split_by.clone();
+    // Verdicts only, unless the games are split by a stats column (as `stats` writes it):
+    // select shows no finding or figure.
+    let by_column = matches!(split_by, Some(Field::Column(_)));
     let mut run = GameRun::with_context(
         ctx,
         &args.input,
@@ -140,8 +143,15 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ("--duplicates-out", args.duplicates_out.as_deref()),
             ("--duplicates-csv", args.duplicates_csv.as_deref()),
         ],
+        Reads {
+            report: by_column,
+            figures: by_column,
+            ..Reads::REPORT
+        },
     )?;
-    run.filter.invert = args.invert;
+    if args.invert {
+        run.invert_selection();
+    }
 
     let mut games_out = match (&args.out_dir, args.count) {
         (Some(dir), _) => Games::Split(SplitWriter::new(dir, args.split_every)?),
@@ -149,28 +159,15 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (None, false) => Games::One(Output::create(args.output.output.as_deref())?),
     };
     let mut duplicates = Duplicates::create(&args)?;
-    let split_by = args.split_by.clone();
-    let needs_report = matches!(split_by, Some(Field::Column(_)));
-    // The figures, the draw rules and the game's findings only where a column is read (as
-    // `stats` writes it): select shows none of them.
-    let columns = needs_report || run.filter.reads_columns();
-    run.options.figures = columns;
-    run.options.judgement = columns;
-
     let kept = run.run_with_duplicates(
         args.duplicates_csv.is_some(),
         |raw| {
             // The replay is skipped when tags alone decide and no report is needed.
-            let (verdict, report) = run.filter.judge(raw, &run.options, &mut (), needs_report);
-            let split_value = verdict.selected.then(|| {
+            run.judge(raw, &mut (), |game| {
                 split_by
                     .as_ref()
-                    .map(|field| split_value(field, raw, report.as_ref(), &run.options))
-            });
-            Judged {
-                verdict,
-                value: split_value,
-            }
+                    .map(|field| split_value(field, raw, game.report.as_ref(), run.options()))
+            })
         },
         |raw, split_value| match &mut games_out {
             Games::One(out) => Ok(write_original(out, &raw.bytes)?),
@@ -185,7 +182,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // Broken games are data here: only input and output errors change the exit code.
     let selection = Selection {
         kept: kept.kept,
-        dropped: run.filter.dedupe.map(|_| kept.dropped),
+        dropped: run.dedupes().then_some(kept.dropped),
     };
     Ok(run.finish(
         &kept.totals,

@@ -1,13 +1,12 @@
 //! `pgnkit stats`: one CSV row per game with draw-rule figures, and a mergeable summary.
 
-use std::cell::RefCell;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
 use crate::cli::{GlobalArgs, InputArgs, OutputArg};
-use crate::cmd::run::{Ending, GameRun};
+use crate::cmd::run::{Ending, Game, GameRun, Reads};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::records::{RecordFormat, RecordWriter, encode, encode_with};
@@ -117,6 +116,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ("-o", args.output.output.as_deref()),
             ("--summary-output", args.summary_output.as_deref()),
         ],
+        // The summary counts every finding.
+        Reads {
+            figures: true,
+            info_findings: true,
+            ..Reads::REPORT
+        },
     )?;
     let format = match args.format {
         StatsFormat::Csv => RecordFormat::Csv,
@@ -135,27 +140,24 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut figures = RunFigures::default();
     let totals = run.run(
         |raw| {
-            thread_local! {
-                static COLUMNS: RefCell<Cells> = RefCell::new(Cells::default());
-            }
-            COLUMNS.with_borrow_mut(|columns| {
-                run.replay_keeping_columns(raw, &mut (), columns)
-                    .map(|report| {
-                        // Encoded on the worker threads, so that the writer only copies
-                        // bytes; from the cells a column `--where` made, if it did.
-                        let row = StatsRow::new(&report, tags);
-                        let row = if columns.is_empty() {
-                            encode(&row, format, tags)
-                        } else {
-                            let fill = |cells: &mut Cells| {
-                                cells.extend_from(columns);
-                                row.tag_cells(cells);
-                            };
-                            encode_with::<StatsRow>(fill, format, tags)
+            run.judge(raw, &mut (), |Game { report, columns }| {
+                report.map(|report| {
+                    // Encoded on the worker threads, so that the writer only copies bytes;
+                    // from the cells a column `--where` made, if it did.
+                    let row = StatsRow::new(&report, tags);
+                    let row = if columns.is_empty() {
+                        encode(&row, format, tags)
+                    } else {
+                        let fill = |cells: &mut Cells| {
+                            cells.extend_from(columns);
+                            row.tag_cells(cells);
                         };
-                        (report, row)
-                    })
+                        encode_with::<StatsRow>(fill, format, tags)
+                    };
+                    (report, row)
+                })
             })
+            .flatten()
         },
         |_raw, (report, row)| {
             let row = row.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{CodeArgs, FindingFormatArg};
 use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
-use crate::cmd::run::{Ending, GameRun};
+use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
@@ -122,7 +122,8 @@ impl Level {
 }
 
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let mut run = GameRun::new(
+    let info = args.level == Level::Info;
+    let run = GameRun::new(
         global,
         &args.input,
         &[
@@ -130,12 +131,15 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ("--clean-out", args.clean_out.as_deref()),
             ("--broken-out", args.broken_out.as_deref()),
         ],
+        Reads {
+            // Openings and annotations show only through info findings.
+            figures: info,
+            info_findings: info,
+            variations: args.variations,
+            piece_letters: args.piece_letters.map(Into::into),
+            ..Reads::REPORT
+        },
     )?;
-    run.options.variations = args.variations;
-    run.options.piece_letters = args.piece_letters.map(Into::into);
-    run.options.tag_infos = args.level == Level::Info;
-    // Openings and annotations only show through info findings or a `--where` column.
-    run.options.figures = args.level == Level::Info || run.filter.reads_columns();
 
     if args.format == FindingFormatArg::Parquet {
         RecordFormat::Parquet.refuse_terminal(run.ctx.data_on_terminal)?;
@@ -159,7 +163,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut figures = RunFigures::default();
     let level = args.level;
     let totals = run.run(
-        |raw| run.replay(raw, &mut ()),
+        |raw| run.judge(raw, &mut (), |game| game.report).flatten(),
         |raw, report| {
             figures.plies += u64::from(report.plies);
             let copy = if report.first_error().is_some() {

@@ -84,6 +84,17 @@ impl<T> Judged<T> {
     }
 }
 
+impl<T> Judged<Option<T>> {
+    /// A selected game whose value is `None` (a report a verdict-only run did not make)
+    /// goes on as one with no value: the sink does not see it.
+    pub fn flatten(self) -> Judged<T> {
+        Judged {
+            verdict: self.verdict,
+            value: self.value.flatten(),
+        }
+    }
+}
+
 impl GameFilter {
     pub fn new(args: &Filters) -> anyhow::Result<GameFilter> {
         if args.reaches.len() > MAX_REACHES || args.material.len() > MAX_REACHES {
@@ -131,66 +142,13 @@ impl GameFilter {
         !self.after_replay.is_empty()
     }
 
-    /// Replays a game (with `visitor` seeing its positions too) unless a tag-only
-    /// `--where` rejects it first; the report comes back when the game is selected.
-    pub fn replay<V: PlyVisitor>(
-        &self,
-        raw: &RawGame,
-        options: &ReplayOptions,
-        visitor: &mut V,
-    ) -> Judged<GameReport> {
-        let (verdict, report) = self.judge(raw, options, visitor, true);
-        Judged {
-            verdict,
-            value: report.filter(|_| verdict.selected),
-        }
-    }
-
-    /// As [`GameFilter::replay`]; `columns` gets the game's `StatsRow` cells (without
-    /// `--tags` columns) when a `--where` made them, and is left empty otherwise, so that
-    /// `stats` does not make them again.
-    pub fn replay_keeping_columns<V: PlyVisitor>(
-        &self,
-        raw: &RawGame,
-        options: &ReplayOptions,
-        visitor: &mut V,
-        columns: &mut Cells,
-    ) -> Judged<GameReport> {
-        columns.clear();
-        let (verdict, report) = self.judge_into(raw, options, visitor, true, columns);
-        Judged {
-            verdict,
-            value: report.filter(|_| verdict.selected),
-        }
-    }
-
-    /// Judges one game. The replay is skipped when tags alone decide and no report is
-    /// wanted (`need_report`) nor a `--dedupe` key. Without `need_report`, only the verdict
-    /// is wanted: the replay stops as soon as the positions decide it (a `--reaches`
-    /// position found, or out of reach), and `visitor` misses the rest.
+    /// Judges one game: the one entry point, which `cmd::run::GameRun::judge` calls for
+    /// every command. The replay is skipped when tags alone decide and no report is wanted
+    /// (`need_report`) nor a `--dedupe` key. Without `need_report`, only the verdict is
+    /// wanted: the replay stops as soon as the positions decide it (a `--reaches` position
+    /// found, or out of reach), and `visitor` misses the rest. The stats cells a `--where`
+    /// reads are made into `columns` (given empty), for the command to reuse.
     pub fn judge<V: PlyVisitor>(
-        &self,
-        raw: &RawGame,
-        options: &ReplayOptions,
-        visitor: &mut V,
-        need_report: bool,
-    ) -> (Verdict, Option<GameReport>) {
-        thread_local! {
-            static COLUMNS: RefCell<Cells> = RefCell::new(Cells::default());
-        }
-        if self.after_replay.is_empty() {
-            // No column to read: no buffer (empty cells do not allocate).
-            return self.judge_into(raw, options, visitor, need_report, &mut Cells::default());
-        }
-        COLUMNS.with_borrow_mut(|columns| {
-            columns.clear();
-            self.judge_into(raw, options, visitor, need_report, columns)
-        })
-    }
-
-    /// [`GameFilter::judge`], the stats cells a `--where` reads made into `columns`
-    /// (given empty).
-    fn judge_into<V: PlyVisitor>(
         &self,
         raw: &RawGame,
         options: &ReplayOptions,
@@ -374,6 +332,7 @@ mod tests {
     use crate::filter::material::Identity;
     use crate::input::{Limits, Splitter};
     use crate::pgn::RawGame;
+    use crate::record::Cells;
     use crate::rules::result::Termination;
     use crate::rules::{Code, PlyMove, PlyVisitor, ReplayOptions, Status};
     use shakmaty::Chess;
@@ -408,15 +367,28 @@ mod tests {
     fn judge(where_: &str, invert: bool) -> (bool, u32, bool) {
         let (raw, filter) = game_and_filter(ELO_2000, where_args(where_), invert);
         let mut seen = Positions(0);
-        let judged = filter.replay(&raw, &ReplayOptions::default(), &mut seen);
-        (judged.verdict.selected, seen.0, judged.value.is_some())
+        let (verdict, report) = filter.judge(
+            &raw,
+            &ReplayOptions::default(),
+            &mut seen,
+            true,
+            &mut Cells::default(),
+        );
+        let given = report.is_some() && verdict.selected;
+        (verdict.selected, seen.0, given)
     }
 
     /// (selected, positions replayed) for `select`, which wants no report.
     fn select(where_: &str, invert: bool) -> (bool, u32) {
         let (raw, filter) = game_and_filter(ELO_2000, where_args(where_), invert);
         let mut seen = Positions(0);
-        let (verdict, report) = filter.judge(&raw, &ReplayOptions::default(), &mut seen, false);
+        let (verdict, report) = filter.judge(
+            &raw,
+            &ReplayOptions::default(),
+            &mut seen,
+            false,
+            &mut Cells::default(),
+        );
         assert_eq!(report.is_some(), seen.0 > 0);
         (verdict.selected, seen.0)
     }
@@ -441,7 +413,13 @@ mod tests {
         };
         let (raw, filter) = game_and_filter(pgn, args, false);
         let mut seen = Positions(0);
-        let (verdict, _) = filter.judge(&raw, &ReplayOptions::default(), &mut seen, need_report);
+        let (verdict, _) = filter.judge(
+            &raw,
+            &ReplayOptions::default(),
+            &mut seen,
+            need_report,
+            &mut Cells::default(),
+        );
         (verdict.selected, seen.0)
     }
 
