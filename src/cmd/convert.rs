@@ -14,7 +14,7 @@ use crate::rules::fen::setup::start_position;
 use crate::rules::replay::movetext::{WalkStep, walk_known};
 use crate::rules::replay::{self, PlyVisitor};
 use crate::rules::result::{GameResult, Termination, lost_on_time};
-use crate::rules::{GameReport, ReplayOptions, Status};
+use crate::rules::{Code, GameReport, ReplayOptions, Status};
 use shakmaty::{Chess, Move, Position as _};
 
 /// Re-export PGN: standard SAN, tag roster order, 80-column movetext.
@@ -262,8 +262,21 @@ fn decided_result(report: &GameReport) -> Option<GameResult> {
         | Termination::DeadPosition
         | Termination::FivefoldRepetition
         | Termination::SeventyFiveMoves => Some(GameResult::Draw),
-        // FIDE 6.9: lost on time against a side that cannot mate is a draw.
+        // FIDE 6.9: lost on time against a side that cannot mate is a draw, and a draw on
+        // time against a side that can mate is that side's win.
         Termination::ThreefoldRepetition | Termination::FiftyMoves | Termination::None => {
+            let winnable = report
+                .findings
+                .iter()
+                .any(|f| f.code == Code::ResultTimeoutDrawWinnable);
+            if winnable {
+                // The side whose clock was not running.
+                return Some(if pos.turn().is_white() {
+                    GameResult::BlackWins
+                } else {
+                    GameResult::WhiteWins
+                });
+            }
             let winner = GameResult::parse(&report.result)?.winner()?;
             let on_time = report.tags.get("Termination").is_some_and(lost_on_time);
             (on_time && report.mate.verdict.cannot(winner)).then_some(GameResult::Draw)

@@ -91,8 +91,15 @@ impl ReportBuilder {
             if severity < least || !self.filter.allows(finding.code) {
                 continue;
             }
-            // A win FIDE 6.9 overturns gets its final board too, as errors do.
-            let card = if severity == Severity::Error || finding.code == Code::ResultUnwinnableWin {
+            // A result FIDE 6.9 overturns, and a Termination claim the board contradicts,
+            // get their final board too, as errors do.
+            let card = if severity == Severity::Error
+                || matches!(
+                    finding.code,
+                    Code::ResultUnwinnableWin
+                        | Code::ResultTimeoutDrawWinnable
+                        | Code::ResultTerminationConflict
+                ) {
                 self.keep_board(raw, report, finding)
             } else {
                 None
@@ -237,7 +244,17 @@ impl ReportBuilder {
             (
                 "results overturned (FIDE 5.2.2, 6.9)",
                 self.summary
-                    .get("finding", Code::ResultUnwinnableWin.as_str()),
+                    .get("finding", Code::ResultUnwinnableWin.as_str())
+                    + self
+                        .summary
+                        .get("finding", Code::ResultTimeoutDrawWinnable.as_str()),
+                "warning",
+            ),
+            // SPEC.md "What a Termination tag claims".
+            (
+                "Termination claims contradicted",
+                self.summary
+                    .get("finding", Code::ResultTerminationConflict.as_str()),
                 "warning",
             ),
         ];

@@ -311,6 +311,13 @@ impl DrawTracker {
         }
     }
 
+    /// How often the position of `key` has occurred since the last irreversible move (the
+    /// only stretch where it can have): for a claim of repetition made with a move.
+    pub fn occurrences(&self, key: u64) -> u32 {
+        let count = self.stretch.iter().filter(|seen| seen.key == key).count();
+        u32::try_from(count).unwrap_or(u32::MAX)
+    }
+
     /// Starts with the buffers of an earlier game's history (`take_history`), so that a
     /// thread's games reuse one set of buffers instead of growing their own.
     pub fn with_history(buffers: RepetitionBuffers) -> DrawTracker {

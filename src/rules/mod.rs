@@ -15,6 +15,7 @@ pub mod perft;
 pub mod replay;
 pub mod result;
 pub mod tags;
+pub mod termination_tag;
 
 pub use findings::{Code, Finding, Severity};
 pub use replay::{

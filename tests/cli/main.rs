@@ -45,4 +45,5 @@ mod report;
 mod robustness;
 mod select;
 mod stats;
+mod termination;
 mod validate;

@@ -544,3 +544,50 @@ fn report_draws_the_final_board_of_a_win_that_cannot_be() {
     assert_eq!(code, 0);
     assert_eq!(articles(&std::fs::read_to_string(&page).unwrap()).len(), 2);
 }
+
+/// SPEC.md "What a Termination tag claims": a contradicted claim and a draw on time that
+/// FIDE 6.9 makes a win get a card with the final board, and the overview counts them.
+#[test]
+fn report_draws_the_final_board_of_a_contradicted_termination() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    let games = testdata("termination/claims.pgn");
+    let (code, _, stderr) = run_args(&[
+        "report",
+        "-q",
+        games.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let cards = articles(&html);
+    assert_eq!(cards.len(), 2, "{cards:?}");
+    assert!(
+        cards[0].contains("result.termination-conflict"),
+        "{}",
+        cards[0]
+    );
+    assert!(
+        cards[1].contains("result.timeout-draw-winnable"),
+        "{}",
+        cards[1]
+    );
+    for card in &cards {
+        assert_eq!(card.matches("<svg").count(), 1, "one board: {card}");
+    }
+    assert!(
+        cards[1].contains("FEN 8/8/8/3nk3/8/7N/4K3/8 b - - 1 1"),
+        "{}",
+        cards[1]
+    );
+    let text = text_of(&html);
+    assert!(
+        text.contains(" 1 results overturned (FIDE 5.2.2, 6.9) "),
+        "{text}"
+    );
+    assert!(
+        text.contains(" 1 Termination claims contradicted "),
+        "{text}"
+    );
+}

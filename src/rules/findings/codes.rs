@@ -95,6 +95,10 @@ codes! {
         "The game had already ended by itself (fivefold repetition, 75-move rule or dead position, FIDE 9.6, 5.2.2) before these moves.";
     ResultUnwinnableWin => "result.unwinnable-win", Warning,
         "The side recorded as winner cannot mate by any series of legal moves (too little material, or a position that can never open for it); a game lost on time against such a side is drawn (FIDE 6.9).";
+    ResultTerminationConflict => "result.termination-conflict", Warning,
+        "The Termination tag claims an end (checkmate, resignation, a loss on time, stalemate, repetition, fifty moves, insufficient material, agreement) that the recorded result or the final position contradicts.";
+    ResultTimeoutDrawWinnable => "result.timeout-draw-winnable", Warning,
+        "The game is drawn on time, but the side whose clock was not running could still mate in the final position: FIDE 6.9 makes it a win for that side.";
     InputUnterminatedComment => "input.unterminated-comment", Warning,
         "A { comment is never closed; the moves read before it are kept.";
     InputUnescapedQuote => "input.unescaped-quote", Warning,

@@ -181,6 +181,35 @@ pub fn analyse_wanted(
     verdict
 }
 
+/// Whether `side` is proved able to mate in `pos`: the complete search found a series of
+/// legal moves ending in its checkmate (SPEC.md "What a Termination tag claims"), whatever
+/// the `--mate-check` level. A position the search does not decide (its work limit, a
+/// Chess960 position with castling rights, a FEN the `chess` crate rejects) is not proved.
+/// Asked of few positions (draws on time, claims of insufficient material): not cached.
+pub fn proved_able_to_mate(pos: &Chess, mode: CastlingMode, side: Color) -> bool {
+    if pos.has_insufficient_material(side)
+        || (mode == CastlingMode::Chess960 && pos.castles().any())
+    {
+        return false;
+    }
+    let mut fen = String::with_capacity(80);
+    append_fen(pos, EnPassantMode::Legal, &mut fen);
+    let Ok(board) = chess::Board::from_str(&fen) else {
+        return false;
+    };
+    let winner = match side {
+        Color::White => chess::Color::White,
+        Color::Black => chess::Color::Black,
+    };
+    let found = || {
+        matches!(
+            chasolver::winnability(&board, winner),
+            Some(chasolver::Winnability::Winnable { .. })
+        )
+    };
+    catch_unwind(AssertUnwindSafe(found)).unwrap_or(false)
+}
+
 /// Checks with a single answer the gate follows before it gives the position to the
 /// analysis.
 const FORCED_CHECKS: u32 = 4;

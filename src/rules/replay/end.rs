@@ -13,6 +13,7 @@ use crate::rules::findings::{Code, Finding};
 use crate::rules::mate_check::{self, Verdict, Wanted};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::checks as tag_checks;
+use crate::rules::termination_tag;
 
 /// What the record claims about the end: the termination marker and the `Result` tag.
 impl Replay<'_> {
@@ -162,6 +163,19 @@ impl Replay<'_> {
             self.report.tags.get("Termination"),
         ) {
             self.game_finding(Code::ResultUnwinnableWin, message);
+        }
+        if let Some(tag) = self.report.tags.get("Termination") {
+            let end = termination_tag::End {
+                tag,
+                recorded: &self.report.result,
+                pos: &self.pos,
+                termination,
+                draws: &self.report.draws,
+                mode: self.report.castling_mode,
+            };
+            if let Some((code, message)) = termination_tag::judge(&end) {
+                self.game_finding(code, message);
+            }
         }
     }
 
