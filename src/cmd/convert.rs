@@ -136,9 +136,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             // when the movetext is written.
             let mut main_line = MainLine::default();
             let judged = run.judge(raw, &mut main_line, |game| game.report);
-            judged
-                .flatten()
-                .map(|report| convert_game(raw, report, &main_line, run.options(), &args))
+            judged.map(|report| convert_game(raw, report, &main_line, run.options(), &args))
         },
         |_raw, converted| {
             errors.report(&converted.report)?;

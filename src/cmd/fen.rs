@@ -275,7 +275,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         |raw| {
             let mut collector = FenCollector::new(style, want, lines_only, raw);
             let judged = run.judge(raw, &mut collector, |game| game.report);
-            judged.flatten().map(|report| {
+            judged.map(|report| {
                 if let (Some((ply, san)), Some(pos)) = (collector.last.take(), &report.final_pos) {
                     collector.push_row(ply, san, pos);
                 }

@@ -80,7 +80,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut builder = ReportBuilder::new(args.limit, args.level.least(), codes);
     let mut figures = RunFigures::default();
     let totals = run.run(
-        |raw| run.judge(raw, &mut (), |game| game.report).flatten(),
+        |raw| run.judge(raw, &mut (), |game| game.report),
         |raw, report| {
             figures.add_game(report);
             builder.add(raw, report)?;

@@ -151,12 +151,13 @@ impl GameRun {
     /// The one game step of every command: judges a game by the filters (a tag-only
     /// `--where` decides before the replay, and a game it rejects is not replayed; the
     /// others on the replay, which `visitor` sees too) and, when they select it, hands it
-    /// to `make`, whose value goes on to the sink.
+    /// to `make`, whose value goes on to the sink (`None`: nothing for the sink, as for a
+    /// report a verdict-only run did not make).
     pub fn judge<V: PlyVisitor, T>(
         &self,
         raw: &RawGame,
         visitor: &mut V,
-        make: impl FnOnce(Game<'_>) -> T,
+        make: impl FnOnce(Game<'_>) -> Option<T>,
     ) -> Judged<T> {
         thread_local! {
             // The cells a `--where` makes, kept per thread so that no game allocates them.
@@ -166,7 +167,11 @@ impl GameRun {
             let (verdict, report) =
                 self.filter
                     .judge(raw, &self.options, visitor, self.reads.report, columns);
-            let value = verdict.selected.then(|| make(Game { report, columns }));
+            let value = if verdict.selected {
+                make(Game { report, columns })
+            } else {
+                None
+            };
             Judged { verdict, value }
         };
         if !self.filter.reads_columns() {

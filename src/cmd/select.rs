@@ -164,9 +164,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         |raw| {
             // The replay is skipped when tags alone decide and no report is needed.
             run.judge(raw, &mut (), |game| {
-                split_by
-                    .as_ref()
-                    .map(|field| split_value(field, raw, game.report.as_ref(), run.options()))
+                Some(
+                    split_by
+                        .as_ref()
+                        .map(|field| split_value(field, raw, game.report.as_ref(), run.options())),
+                )
             })
         },
         |raw, split_value| match &mut games_out {

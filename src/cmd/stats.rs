@@ -157,7 +157,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                     (report, row)
                 })
             })
-            .flatten()
         },
         |_raw, (report, row)| {
             let row = row.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;

@@ -163,7 +163,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut figures = RunFigures::default();
     let level = args.level;
     let totals = run.run(
-        |raw| run.judge(raw, &mut (), |game| game.report).flatten(),
+        |raw| run.judge(raw, &mut (), |game| game.report),
         |raw, report| {
             figures.plies += u64::from(report.plies);
             let copy = if report.first_error().is_some() {

@@ -84,17 +84,6 @@ impl<T> Judged<T> {
     }
 }
 
-impl<T> Judged<Option<T>> {
-    /// A selected game whose value is `None` (a report a verdict-only run did not make)
-    /// goes on as one with no value: the sink does not see it.
-    pub fn flatten(self) -> Judged<T> {
-        Judged {
-            verdict: self.verdict,
-            value: self.value.flatten(),
-        }
-    }
-}
-
 impl GameFilter {
     pub fn new(args: &Filters) -> anyhow::Result<GameFilter> {
         if args.reaches.len() > MAX_REACHES || args.material.len() > MAX_REACHES {
