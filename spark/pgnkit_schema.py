@@ -77,6 +77,12 @@ STATS_COLUMNS = [
     # SPEC.md "Who can still mate": `white`, `black`, `both` or null; the first dead ply.
     ("cannot_mate", S),
     ("dead_position_ply", I),
+    # SPEC.md "How the game ended": the time control's standard form, move times in seconds.
+    ("time_control", S),
+    ("white_time_used", D),
+    ("black_time_used", D),
+    ("white_move_time_max", D),
+    ("black_move_time_max", D),
 ]
 
 # `pgnkit validate --format jsonl` keys, in their order.

@@ -5,6 +5,7 @@
 //! It depends on `pgn` only: not on the reading (`input`), the figures (`stats`) or
 //! anything that writes.
 
+pub mod clocks;
 pub mod diagnose;
 pub mod draw;
 pub mod fen;
@@ -16,6 +17,7 @@ pub mod replay;
 pub mod result;
 pub mod tags;
 pub mod termination_tag;
+pub mod time_control;
 
 pub use findings::{Code, Finding, Severity};
 pub use replay::{

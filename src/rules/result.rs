@@ -245,8 +245,10 @@ pub fn unwinnable_win(
 /// The `Termination` tag records a loss on time: trimmed and compared case-insensitively,
 /// `time forfeit` or `time`, or ending in ` on time` (lichess, chess.com, ChessBase).
 pub fn lost_on_time(tag: &str) -> bool {
-    let tag = tag.trim().to_ascii_lowercase();
-    tag == "time forfeit" || tag == "time" || tag.ends_with(" on time")
+    let tag = tag.trim();
+    let on_time = tag.len() > " on time".len()
+        && crate::rules::termination_tag::ends_with_phrase(tag, "on time");
+    tag.eq_ignore_ascii_case("time forfeit") || tag.eq_ignore_ascii_case("time") || on_time
 }
 
 pub fn color_name(color: Color) -> &'static str {

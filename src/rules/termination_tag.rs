@@ -33,22 +33,17 @@ impl Claim {
     /// The claim of a tag value, trimmed and compared case-insensitively; `None` for a
     /// value that claims nothing (`Normal`, `Abandoned`, `Adjudication`, ...).
     pub fn read(value: &str) -> Option<Claim> {
-        let value = value.trim().to_ascii_lowercase();
-        let value = value.as_str();
+        let value = value.trim();
+        let is = |phrase: &str| value.eq_ignore_ascii_case(phrase);
         // `X phrase`, X any text (usually a name) or nothing.
-        let said = |phrase: &str| {
-            value == phrase
-                || value
-                    .strip_suffix(phrase)
-                    .is_some_and(|before| before.ends_with(' '))
-        };
+        let said = |phrase: &str| ends_with_phrase(value, phrase);
         // Before the plain insufficient-material claim, which ends the same way.
         if said("drawn by timeout vs insufficient material") {
             return Some(Claim::TimeoutVsInsufficient);
         }
-        let claim = if value == "checkmate" || said("won by checkmate") {
+        let claim = if is("checkmate") || said("won by checkmate") {
             Claim::Checkmate
-        } else if value == "resignation"
+        } else if is("resignation")
             || said("won by resignation")
             || said("resigns")
             || said("resigned")
@@ -56,31 +51,37 @@ impl Claim {
             Claim::Resignation
         } else if lost_on_time(value) {
             Claim::LossOnTime
-        } else if value == "stalemate" || said("drawn by stalemate") {
+        } else if is("stalemate") || said("drawn by stalemate") {
             Claim::Stalemate
-        } else if matches!(
-            value,
-            "repetition" | "threefold repetition" | "3-fold repetition" | "3-fold rep"
-        ) || said("drawn by repetition")
+        } else if [
+            "repetition",
+            "threefold repetition",
+            "3-fold repetition",
+            "3-fold rep",
+        ]
+        .into_iter()
+        .any(is)
+            || said("drawn by repetition")
         {
             Claim::Repetition
-        } else if matches!(
-            value,
-            "fifty moves"
-                | "fifty move rule"
-                | "fifty moves rule"
-                | "50-move rule"
-                | "50 move rule"
-        ) || said("drawn by 50-move rule")
+        } else if [
+            "fifty moves",
+            "fifty move rule",
+            "fifty moves rule",
+            "50-move rule",
+            "50 move rule",
+        ]
+        .into_iter()
+        .any(is)
+            || said("drawn by 50-move rule")
         {
             Claim::FiftyMoves
-        } else if matches!(
-            value,
-            "insufficient material" | "insufficient mating material"
-        ) || said("drawn by insufficient material")
+        } else if is("insufficient material")
+            || is("insufficient mating material")
+            || said("drawn by insufficient material")
         {
             Claim::InsufficientMaterial
-        } else if matches!(value, "agreement" | "draw agreed") || said("drawn by agreement") {
+        } else if is("agreement") || is("draw agreed") || said("drawn by agreement") {
             Claim::Agreement
         } else {
             return None;
@@ -114,6 +115,19 @@ impl Claim {
                 | Claim::Agreement
         )
     }
+}
+
+/// Whether `value` is `phrase`, or ends with a space and `phrase`, ignoring ASCII case
+/// (no allocation: every game with a Termination tag is read).
+pub fn ends_with_phrase(value: &str, phrase: &str) -> bool {
+    let (value, phrase) = (value.as_bytes(), phrase.as_bytes());
+    let Some(start) = value.len().checked_sub(phrase.len()) else {
+        return false;
+    };
+    let tail_matches = value
+        .get(start..)
+        .is_some_and(|tail| tail.eq_ignore_ascii_case(phrase));
+    tail_matches && (start == 0 || value.get(start - 1) == Some(&b' '))
 }
 
 /// What the record says about the end of a game replayed to its last move.

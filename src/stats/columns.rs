@@ -4,6 +4,7 @@
 
 use crate::record::{Cells, Column, Record};
 use crate::rules::fen::style::FenText;
+use crate::rules::time_control::seconds_text;
 use crate::stats::StatsRow;
 
 impl Record for StatsRow<'_> {
@@ -66,6 +67,12 @@ impl Record for StatsRow<'_> {
         // SPEC.md "Who can still mate".
         Column::string("cannot_mate"),
         Column::number("dead_position_ply"),
+        // SPEC.md "How the game ended": the time control and the move times, seconds.
+        Column::string("time_control"),
+        Column::decimal("white_time_used"),
+        Column::decimal("black_time_used"),
+        Column::decimal("white_move_time_max"),
+        Column::decimal("black_move_time_max"),
     ];
     const EMPTY_STRING_IS_NULL: bool = true;
 
@@ -130,6 +137,18 @@ impl Record for StatsRow<'_> {
         cells.number(self.black_blunders);
         cells.text(self.cannot_mate);
         cells.optional(self.dead_position_ply);
+        cells.text(self.time_control);
+        for seconds in [
+            self.white_time_used,
+            self.black_time_used,
+            self.white_move_time_max,
+            self.black_move_time_max,
+        ] {
+            match seconds {
+                Some(millis) => cells.text(&seconds_text(millis)),
+                None => cells.optional(None::<u32>),
+            }
+        }
         self.tag_cells(cells);
     }
 }

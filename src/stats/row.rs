@@ -74,6 +74,13 @@ pub struct StatsRow<'a> {
     // position (`white`, `black`, `both`, empty), and the first dead ply.
     pub cannot_mate: &'static str,
     pub dead_position_ply: Option<u32>,
+    // SPEC.md "stats columns" of "How the game ended": the time control in its standard
+    // form, and each side's move times (milliseconds).
+    pub time_control: &'a str,
+    pub white_time_used: Option<i64>,
+    pub black_time_used: Option<i64>,
+    pub white_move_time_max: Option<i64>,
+    pub black_move_time_max: Option<i64>,
     /// The values of the `--tags` columns, in the order named ("" for an absent tag).
     pub tags: Vec<&'a str>,
 }
@@ -92,6 +99,8 @@ impl<'a> StatsRow<'a> {
         let [white_inaccuracies, black_inaccuracies] = notes.inaccuracies;
         let [white_mistakes, black_mistakes] = notes.mistakes;
         let [white_blunders, black_blunders] = notes.blunders;
+        let [white_time_used, black_time_used] = report.clocks.time_used;
+        let [white_move_time_max, black_move_time_max] = report.clocks.move_time_max;
         StatsRow {
             file: &report.file,
             game: report.index,
@@ -150,6 +159,11 @@ impl<'a> StatsRow<'a> {
                 .cannot_mate()
                 .map_or("", |sides| sides.as_str()),
             dead_position_ply: report.mate.dead_position_ply,
+            time_control: report.time_control.as_deref().unwrap_or(""),
+            white_time_used,
+            black_time_used,
+            white_move_time_max,
+            black_move_time_max,
             tags: tag_columns.iter().map(|name| tag(name)).collect(),
         }
     }

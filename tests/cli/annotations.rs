@@ -42,7 +42,8 @@ fn columns_follow_the_opening_columns_and_precede_tag_columns() {
         header.ends_with(
             ",under_promotions,opening_eco,opening_name,opening_ply,clocks,white_clock_end,black_clock_end,white_clock_min,\
 black_clock_min,evals,white_acpl,black_acpl,white_inaccuracies,black_inaccuracies,\
-white_mistakes,black_mistakes,white_blunders,black_blunders,cannot_mate,dead_position_ply,TimeControl"
+white_mistakes,black_mistakes,white_blunders,black_blunders,cannot_mate,dead_position_ply,\
+time_control,white_time_used,black_time_used,white_move_time_max,black_move_time_max,TimeControl"
         ),
         "header: {header}"
     );
@@ -307,8 +308,9 @@ fn real_lichess_games_fixture() {
         .skip(1)
         .map(|line| {
             let cells: Vec<&str> = line.split(',').collect();
-            // The evaluation columns, before the two of "Who can still mate".
-            cells[cells.len() - 16..cells.len() - 2].join(",")
+            // The evaluation columns, before the two of "Who can still mate" and the five
+            // of "How the game ended".
+            cells[cells.len() - 21..cells.len() - 7].join(",")
         })
         .collect();
     assert_eq!(

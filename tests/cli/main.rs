@@ -30,6 +30,7 @@ mod util;
 mod annotations;
 mod check_fen;
 mod cli_surface;
+mod clocks;
 mod convert;
 mod determinism;
 mod docs;

@@ -99,6 +99,10 @@ codes! {
         "The Termination tag claims an end (checkmate, resignation, a loss on time, stalemate, repetition, fifty moves, insufficient material, agreement) that the recorded result or the final position contradicts.";
     ResultTimeoutDrawWinnable => "result.timeout-draw-winnable", Warning,
         "The game is drawn on time, but the side whose clock was not running could still mate in the final position: FIDE 6.9 makes it a win for that side.";
+    ClockGain => "clock.gain", Warning,
+        "A side's clock after this move is more than a second above what it had before plus what the time control adds (the increment, a new period's time): time was added by the opponent or an arbiter (FIDE 7.5.5), a clock was set wrong, or the record was edited.";
+    ClockOverTime => "clock.over-time", Warning,
+        "This side's move times add up to more than the time control gave it by this move, and the record does not end with it losing on time: its flag fell and play went on, or the result is wrong.";
     InputUnterminatedComment => "input.unterminated-comment", Warning,
         "A { comment is never closed; the moves read before it are kept.";
     InputUnescapedQuote => "input.unescaped-quote", Warning,
@@ -125,6 +129,8 @@ codes! {
         "An en passant capture was available here and another move was played; the chance is gone.";
     TagMissingRoster => "tag.missing-roster", Info,
         "One of the seven tags every PGN game should have (Event, Site, Date, Round, White, Black, Result) is absent.";
+    TagBadTimeControl => "tag.bad-time-control", Info,
+        "The TimeControl tag is not in the PGN standard's form (`300+3`, `40/5400+30:1800+30`, `*60`, `?`, `-`); the game's clocks are not checked.";
     TagBadValue => "tag.bad-value", Info,
         "A tag value is not in the form the PGN standard asks for.";
     TagDuplicate => "tag.duplicate", Warning,

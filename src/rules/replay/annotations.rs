@@ -1,6 +1,8 @@
-//! Clock and evaluation annotations (`[%clk 0:03:00]`, `[%eval 0.17]`, `[%eval #-2]`) in
-//! the comments after main-line moves, and the `stats` figures made of them (SPEC.md "Tag
-//! columns and annotations": lichess's centipawn loss and winning-chance judgements).
+//! Clock and evaluation annotations (`[%clk 0:03:00]`, `[%eval 0.17]`, `[%eval #-2]`), move
+//! times (`[%emt 0:00:35]`) and cutechess's move comments (`{+0.86/8 1.0s}`) after
+//! main-line moves, and the `stats` figures made of them (SPEC.md "Tag columns and
+//! annotations": lichess's centipawn loss and winning-chance judgements; "Clock
+//! annotations"). What the clocks say against the time control is `rules/clocks.rs`'.
 
 use serde::{Serialize, Serializer};
 use shakmaty::Color;
@@ -47,6 +49,21 @@ impl Clock {
     /// A clock of whole seconds.
     pub const fn from_seconds(seconds: u64) -> Clock {
         Clock { seconds, nanos: 0 }
+    }
+
+    /// A clock of `millis` milliseconds (0 for less).
+    pub fn from_millis(millis: i64) -> Clock {
+        let millis = u64::try_from(millis).unwrap_or(0);
+        Clock {
+            seconds: millis / 1000,
+            nanos: u32::try_from(millis % 1000).unwrap_or(0) * 1_000_000,
+        }
+    }
+
+    /// The reading in milliseconds (a finer fraction is cut).
+    pub fn millis(self) -> i64 {
+        let whole = i64::try_from(self.seconds).unwrap_or(i64::MAX / 2);
+        whole.saturating_mul(1000) + i64::from(self.nanos / 1_000_000)
     }
 
     /// `180`, `3723.4`: whole seconds as an integer, else the decimal without trailing zeros.
@@ -149,17 +166,121 @@ fn signed(text: &[u8]) -> (bool, &[u8]) {
     }
 }
 
-/// What one comment holds: its first well-formed clock and evaluation, and the malformed
-/// `[%clk ...]` / `[%eval ...]` commands (as written, for the finding).
+/// The time one move took, as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveTime {
+    pub millis: i64,
+    /// Written in whole seconds, without a fractional digit (`0:00:35`, `2s`; `1.0s` has
+    /// one): such a time may be up to a second short.
+    pub whole: bool,
+}
+
+impl MoveTime {
+    /// `[%emt 0:00:35]` (any number of hour digits, optionally a fraction) or a plain
+    /// decimal number of seconds (`[%emt 1.337]`, as FICS writes).
+    pub fn parse_emt(text: &[u8]) -> Option<MoveTime> {
+        if text.contains(&b':') {
+            let clock = Clock::parse(text)?;
+            return Some(MoveTime {
+                millis: clock.millis(),
+                whole: !text.contains(&b'.'),
+            });
+        }
+        seconds(text)
+    }
+}
+
+/// A plain decimal number of seconds (`1.337`, `2`), up to nine fractional digits.
+fn seconds(text: &[u8]) -> Option<MoveTime> {
+    let (whole, fraction) = match text.iter().position(|&b| b == b'.') {
+        Some(dot) => (text.get(..dot)?, Some(text.get(dot + 1..)?)),
+        None => (text, None),
+    };
+    let seconds = i64::try_from(digits_value(whole, 1..=9)?).ok()?;
+    let mut millis = seconds * 1000;
+    if let Some(fraction) = fraction {
+        if fraction.is_empty() || fraction.len() > 9 || !fraction.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        for (place, &digit) in [100, 10, 1].into_iter().zip(fraction) {
+            millis += place * i64::from(digit - b'0');
+        }
+    }
+    Some(MoveTime {
+        millis,
+        whole: fraction.is_none(),
+    })
+}
+
+/// What one comment holds: its first well-formed clock, evaluation and move time, and the
+/// malformed `[%clk ...]` / `[%eval ...]` / `[%emt ...]` commands (as written, for the
+/// finding).
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct CommentAnnotations<'a> {
     pub clock: Option<Clock>,
     pub eval: Option<Eval>,
+    pub move_time: Option<MoveTime>,
     pub bad: Vec<&'a [u8]>,
 }
 
-/// Reads the `[%clk ...]` and `[%eval ...]` commands of one comment's text. Other
-/// commands (`[%csl ...]`, `[%emt ...]`) are none of ours and are passed over.
+/// Reads cutechess's move comment, `{+0.86/8 1.0s}`, `{-M3/9 2s}`, `{0.00/29 5.323s,
+/// White mates}`: the evaluation from the mover's point of view (pawns, or mate in N),
+/// read into White's, and the time the move took. `None` for any other comment (`{book}`).
+pub fn read_cutechess(text: &[u8], mover: Color) -> Option<CommentAnnotations<'static>> {
+    let text = comment_body(text);
+    let text = match text.iter().position(|&b| b == b',') {
+        Some(comma) => text.get(..comma)?.trim_ascii_end(),
+        None => text,
+    };
+    let slash = text.iter().position(|&b| b == b'/')?;
+    let (score, rest) = (text.get(..slash)?, text.get(slash + 1..)?);
+    let space = rest.iter().position(|&b| b == b' ')?;
+    let (depth, time) = (
+        rest.get(..space)?,
+        rest.get(space + 1..)?.trim_ascii_start(),
+    );
+    digits_value(depth, 1..=4)?;
+    let time = seconds(time.strip_suffix(b"s")?)?;
+    let (negative, magnitude) = signed(score);
+    let eval = if let Some(moves) = magnitude.strip_prefix(b"M") {
+        let moves = i64::try_from(digits_value(moves, 1..=4)?).ok()?;
+        Eval::Mate(if negative { -moves } else { moves })
+    } else {
+        // Pawns with at most two decimals, as `[%eval]` reads them (no `#`, no depth).
+        match Eval::parse(magnitude)? {
+            Eval::Centipawns(cp) => Eval::Centipawns(if negative { -cp } else { cp }),
+            Eval::Mate(_) => return None,
+        }
+    };
+    let eval = match (mover, eval) {
+        (Color::White, eval) => eval,
+        (Color::Black, Eval::Centipawns(cp)) => Eval::Centipawns(-cp),
+        (Color::Black, Eval::Mate(moves)) => Eval::Mate(-moves),
+    };
+    Some(CommentAnnotations {
+        clock: None,
+        eval: Some(eval),
+        move_time: Some(time),
+        bad: Vec::new(),
+    })
+}
+
+/// A comment's text without its braces and the white space inside them.
+fn comment_body(text: &[u8]) -> &[u8] {
+    let text = text.strip_prefix(b"{").unwrap_or(text);
+    let text = text.strip_suffix(b"}").unwrap_or(text);
+    text.trim_ascii()
+}
+
+/// Whether a comment may be cutechess's: it starts with a score (a sign, a digit or `M`).
+pub fn may_be_cutechess(text: &[u8]) -> bool {
+    comment_body(text)
+        .first()
+        .is_some_and(|&b| b == b'+' || b == b'-' || b == b'M' || b.is_ascii_digit())
+}
+
+/// Reads the `[%clk ...]`, `[%eval ...]` and `[%emt ...]` commands of one comment's text.
+/// Other commands (`[%csl ...]`) are none of ours and are passed over.
 pub fn read_comment(text: &[u8]) -> CommentAnnotations<'_> {
     let mut found = CommentAnnotations::default();
     let mut from = 0;
@@ -176,7 +297,7 @@ pub fn read_comment(text: &[u8]) -> CommentAnnotations<'_> {
         let name = body.get(..name_len).unwrap_or_default();
         let end = command.iter().position(|&b| b == b']');
         from += at + end.map_or(2, |end| end + 1);
-        if name != b"clk" && name != b"eval" {
+        if name != b"clk" && name != b"eval" && name != b"emt" {
             continue;
         }
         // The whole command for the finding: up to its `]`, or the first 40 bytes.
@@ -190,6 +311,9 @@ pub fn read_comment(text: &[u8]) -> CommentAnnotations<'_> {
         let read_ok = match (name, argument) {
             (b"clk", Some(argument)) => Clock::parse(argument).map(|clock| {
                 found.clock.get_or_insert(clock);
+            }),
+            (b"emt", Some(argument)) => MoveTime::parse_emt(argument).map(|time| {
+                found.move_time.get_or_insert(time);
             }),
             (_, Some(argument)) => Eval::parse(argument).map(|eval| {
                 found.eval.get_or_insert(eval);
@@ -398,6 +522,60 @@ mod tests {
         let part = Clock::parse(b"1:02:03.4").unwrap();
         assert_eq!(serde_json::to_string(&whole).unwrap(), "180");
         assert_eq!(serde_json::to_string(&part).unwrap(), "3723.4");
+    }
+
+    #[test]
+    fn move_times_read_emt_and_plain_seconds() {
+        let emt = |text: &str| MoveTime::parse_emt(text.as_bytes()).map(|t| (t.millis, t.whole));
+        assert_eq!(emt("0:00:35"), Some((35_000, true)));
+        assert_eq!(emt("00:15:43.2"), Some((943_200, false)));
+        assert_eq!(emt("1.337"), Some((1_337, false)));
+        assert_eq!(emt("12"), Some((12_000, true)));
+        for bad in ["", "1.", "x", "0:60:00", "-1", "1.2.3"] {
+            assert_eq!(emt(bad), None, "{bad}");
+        }
+        let found = read_comment(b"{ [%emt 0:00:05] [%clk 0:01:00] }");
+        assert_eq!(found.move_time.map(|t| t.millis), Some(5_000));
+        assert_eq!(found.clock, Clock::parse(b"0:01:00"));
+        assert_eq!(read_comment(b"[%emt 5 min]").bad, [&b"[%emt 5 min]"[..]]);
+    }
+
+    /// cutechess writes the mover's score: Black's `+0.50` is White's -50.
+    #[test]
+    fn cutechess_comments_read_the_score_into_whites_view_and_the_time() {
+        let read = |text: &str, mover| {
+            read_cutechess(text.as_bytes(), mover)
+                .map(|found| (found.eval.unwrap(), found.move_time.unwrap().millis))
+        };
+        assert_eq!(
+            read("{+0.86/8 1.0s}", Color::White),
+            Some((Eval::Centipawns(86), 1000))
+        );
+        assert_eq!(
+            read("{+0.50/9 0.512s}", Color::Black),
+            Some((Eval::Centipawns(-50), 512))
+        );
+        assert_eq!(
+            read("{0.00/29 5.323s, White mates}", Color::White),
+            Some((Eval::Centipawns(0), 5323))
+        );
+        assert_eq!(
+            read("{+M5/20 0.1s}", Color::White),
+            Some((Eval::Mate(5), 100))
+        );
+        assert_eq!(
+            read("{-M3/9 2s}", Color::Black),
+            Some((Eval::Mate(3), 2000))
+        );
+        for other in [
+            "{book}",
+            "{+0.86/8}",
+            "{1.0s}",
+            "{Nice move}",
+            "{+0.86/x 1s}",
+        ] {
+            assert_eq!(read(other, Color::White), None, "{other}");
+        }
     }
 
     #[test]

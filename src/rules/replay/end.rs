@@ -5,15 +5,20 @@
 //! the record claims (the `Result` tag and the termination marker), which the move loop
 //! calls as it meets the marker.
 
-use shakmaty::Position;
+use shakmaty::{Color, Position};
 
-use super::{MateFigures, Replay, Status, fen_of};
+use super::annotations::{Clock, CommentAnnotations};
+use super::history::Played;
+use super::{MateFigures, Replay, Status, fen_of, move_label};
 use crate::pgn::{Token, TokenKind};
+use crate::rules::clocks::{self, ClockFinding, MoveClock};
 use crate::rules::findings::{Code, Finding};
 use crate::rules::mate_check::{self, Verdict, Wanted};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::checks as tag_checks;
 use crate::rules::termination_tag;
+use crate::rules::termination_tag::Claim;
+use crate::rules::time_control::{Reading, TimeControl};
 
 /// What the record claims about the end: the termination marker and the `Result` tag.
 impl Replay<'_> {
@@ -116,6 +121,8 @@ impl Replay<'_> {
         for (code, message) in tag_checks::check(&self.report.tags, self.options.tag_infos) {
             self.game_finding(code, message);
         }
+        let control = self.time_control();
+        self.judge_clocks(control.as_ref());
         // The earliest automatic end: the first dead ply may come before the others.
         if let Some(dead) = self.report.mate.dead_position_ply
             && self.automatic_end.is_none_or(|(ply, _)| dead <= ply)
@@ -238,5 +245,122 @@ impl Replay<'_> {
         } else {
             Termination::DeadPosition
         }
+    }
+
+    /// The game's time control, and `tag.bad-time-control` (with the other tag findings)
+    /// for a value that is none; the standard form goes in the figures.
+    fn time_control(&mut self) -> Option<TimeControl> {
+        let control = match TimeControl::read(self.report.tags.get("TimeControl")) {
+            Reading::Known(control) => Some(control),
+            Reading::Unknown => None,
+            Reading::Bad => {
+                if self.options.tag_infos {
+                    let value = self.report.tags.value("TimeControl").to_string();
+                    self.game_finding(
+                        Code::TagBadTimeControl,
+                        format!(
+                            "[TimeControl \"{value}\"] is not a time control in the PGN standard's form (`300+3`, `40/5400+30:1800+30`, `*60`; `?` or `-` when unknown): the clocks are not checked"
+                        ),
+                    );
+                }
+                None
+            }
+        };
+        if self.options.figures {
+            self.report.time_control = control.as_ref().map(TimeControl::standard);
+        }
+        control
+    }
+
+    /// Keeps a move's clock annotations for the clock checks (the first clock and the
+    /// first move time of a move count).
+    pub(super) fn note_move_clock(
+        &mut self,
+        token: &Token,
+        mover: Color,
+        found: &CommentAnnotations,
+    ) {
+        let ply = self.report.plies;
+        if let Some(last) = self.move_clocks.last_mut()
+            && last.ply == ply
+        {
+            last.clock = last.clock.or(found.clock);
+            last.time = last.time.or(found.move_time);
+            return;
+        }
+        self.move_clocks.push(MoveClock {
+            ply,
+            mover,
+            clock: found.clock,
+            time: found.move_time,
+            line: self.raw.token_line(token),
+        });
+    }
+
+    /// The clocks against the time control: the move-time figures, clocks derived from
+    /// move times where none is written, and `clock.gain` / `clock.over-time`.
+    fn judge_clocks(&mut self, control: Option<&TimeControl>) {
+        if self.move_clocks.is_empty() {
+            return;
+        }
+        let flag_fell = matches!(
+            self.report.tags.get("Termination").and_then(Claim::read),
+            Some(Claim::LossOnTime | Claim::TimeoutVsInsufficient)
+        );
+        let lost_on_time = match GameResult::parse(&self.report.result) {
+            _ if !flag_fell => None,
+            Some(GameResult::Draw) => Some(self.pos.turn()),
+            Some(result) => result.winner().map(|winner| !winner),
+            None => None,
+        };
+        let moves = std::mem::take(&mut self.move_clocks);
+        let game = clocks::Game {
+            moves: &moves,
+            plies: self.report.plies,
+            first_mover: self.start.turn(),
+            lost_on_time,
+        };
+        let (figures, derived, findings) = clocks::judge(&game, control);
+        if self.options.figures {
+            self.report.clocks = figures;
+            let notes = &mut self.report.annotations;
+            if notes.clocks == 0 {
+                for (side, clocks) in derived.iter().enumerate() {
+                    notes.clocks += u32::try_from(clocks.len()).unwrap_or(u32::MAX);
+                    if let (Some(end), Some(min)) =
+                        (notes.clock_end.get_mut(side), notes.clock_min.get_mut(side))
+                    {
+                        *end = clocks.last().map(|&c| Clock::from_millis(c));
+                        *min = clocks.iter().min().map(|&c| Clock::from_millis(c));
+                    }
+                }
+            }
+        }
+        for found in findings {
+            self.clock_finding(found);
+        }
+    }
+
+    /// A clock finding at the move it is about (rare: the moves are replayed to name it).
+    fn clock_finding(&mut self, found: ClockFinding) {
+        let played: Vec<Played> = self.played_moves().to_vec();
+        let index = usize::try_from(found.ply.saturating_sub(1)).unwrap_or(usize::MAX);
+        let mut before = self.start.clone();
+        for played in played.iter().take(index) {
+            before.play_unchecked(played.mv);
+        }
+        let san = played
+            .get(index)
+            .map(|played| self.written(self.raw.text(played.token)))
+            .unwrap_or_default();
+        self.report.findings.push(Finding {
+            code: found.code,
+            ply: found.ply,
+            move_text: move_label(&before, &san),
+            san,
+            message: found.message,
+            fen: fen_of(&before),
+            move_line: found.line,
+        });
     }
 }

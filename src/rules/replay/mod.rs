@@ -26,6 +26,7 @@ mod report;
 pub mod variations;
 mod written;
 
+use crate::rules::clocks::{ClockFigures, MoveClock};
 use annotations::AnnotationFigures;
 pub use counts::MoveCounts;
 use history::{History, Played};
@@ -143,6 +144,8 @@ impl<'a> Replay<'a> {
                 annotations: AnnotationFigures::default(),
                 opening: None,
                 mate: MateFigures::default(),
+                time_control: None,
+                clocks: ClockFigures::default(),
             },
             pos: Chess::default(),
             in_check: false,
@@ -155,6 +158,7 @@ impl<'a> Replay<'a> {
             plies_after_end: 0,
             openings: None,
             opening_keys: [0; MAX_BOOK_PLIES],
+            move_clocks: Vec::new(),
         }
     }
 }
@@ -198,6 +202,8 @@ struct Replay<'a> {
     /// first): looked up once the game is over, from the last backwards, so a game costs
     /// a probe or two instead of one per ply (each probe a likely cache miss).
     opening_keys: [u64; MAX_BOOK_PLIES],
+    /// The clock annotations of the main line's moves, for the clock checks at the end.
+    move_clocks: Vec<MoveClock>,
 }
 
 impl Replay<'_> {
@@ -282,7 +288,7 @@ impl Replay<'_> {
                     self.loose_marker(i);
                 }
                 TokenKind::Comment
-                    if self.options.figures
+                    if (self.options.figures || self.options.judgement)
                         && depth == 0
                         && marker.is_none()
                         && self.report.plies > 0 =>
@@ -313,16 +319,28 @@ impl Replay<'_> {
         self.finish(tag_result.as_deref());
     }
 
-    /// Reads the clock and evaluation of a comment after the last move played (most
-    /// comments hold no `[%`, and cost one byte search).
+    /// Reads the clock, move time and evaluation of a comment after the last move played
+    /// (most comments hold no `[%` nor start with a score, and cost a byte search): the
+    /// clocks for the clock checks, the rest for the figures.
     fn read_annotations(&mut self, token: &Token) {
         let text = self.raw.token_text(token);
-        if !annotations::may_annotate(text) {
-            return;
-        }
-        let found = annotations::read_comment(text);
         // The move just played was made by the side not to move now.
         let mover = !self.pos.turn();
+        let found = if annotations::may_annotate(text) {
+            annotations::read_comment(text)
+        } else if annotations::may_be_cutechess(text)
+            && let Some(found) = annotations::read_cutechess(text, mover)
+        {
+            found
+        } else {
+            return;
+        };
+        if self.options.judgement && (found.clock.is_some() || found.move_time.is_some()) {
+            self.note_move_clock(token, mover, &found);
+        }
+        if !self.options.figures {
+            return;
+        }
         self.report
             .annotations
             .add(self.report.plies, mover, &found);

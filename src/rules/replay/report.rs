@@ -10,6 +10,7 @@ use super::annotations::AnnotationFigures;
 use super::counts::MoveCounts;
 use super::notation::PieceLetters;
 use crate::pgn::TextDecoder;
+use crate::rules::clocks::ClockFigures;
 use crate::rules::draw::DrawTracker;
 use crate::rules::findings::Finding;
 use crate::rules::mate_check::{MateCheck, Verdict};
@@ -148,6 +149,10 @@ pub struct GameReport {
     pub opening: Option<OpeningMatch>,
     /// Who can still mate in the final position (SPEC.md "Who can still mate").
     pub mate: MateFigures,
+    /// The `TimeControl` tag in its standard form, with the figures (`None`: none known).
+    pub time_control: Option<String>,
+    /// Each side's move times, with the figures (SPEC.md "stats columns").
+    pub clocks: ClockFigures,
 }
 
 /// What the mate analysis found in a game (all empty when the game was not judged).
