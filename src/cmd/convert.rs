@@ -83,8 +83,9 @@ pub struct Args {
     /// marker to that result: checkmate (the mating side wins), stalemate, insufficient
     /// material, a dead position (see --mate-check), fivefold repetition, seventy-five
     /// moves (1/2-1/2); and a game whose Termination tag records a loss on time against a
-    /// side that cannot mate is drawn (FIDE 6.9). Games replayed to their end only; other
-    /// games keep theirs.
+    /// side that cannot mate is drawn (FIDE 6.9), and a draw on time against a side that
+    /// can still mate is that side's win. Games replayed to their end only; other games
+    /// keep theirs.
     #[arg(long, help_heading = "Repairs")]
     pub fix_results: bool,
 }

@@ -27,8 +27,11 @@ use crate::stats::{StatsRow, Summary};
 /// evaluation columns read from `[%clk H:MM:SS]` and `[%eval X]` in the comments after
 /// main-line moves (`clocks`, `white_clock_end`, `black_clock_end`, `white_clock_min`,
 /// `black_clock_min` in seconds; `evals`, `white_acpl`, `black_acpl`,
-/// `white_inaccuracies` .. `black_blunders` as lichess computes them), then the `--tags`
-/// columns. Rows come in input order whatever `--threads` is; the exit code is 0 whenever
+/// `white_inaccuracies` .. `black_blunders` as lichess computes them; `[%emt]` and
+/// cutechess's `{+0.86/8 1.0s}` are read too), then `cannot_mate`, `dead_position_ply`,
+/// `time_control` (the TimeControl tag in its standard form) and each side's time used
+/// and longest move in seconds (`white_time_used` .. `black_move_time_max`), then the
+/// `--tags` columns. Rows come in input order whatever `--threads` is; the exit code is 0 whenever
 /// the run completes (broken games are data here).
 ///
 /// The summary counts games by result, status and termination (games without a position

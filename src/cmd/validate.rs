@@ -18,6 +18,9 @@ use crate::rules::Severity;
 /// Each finding names the file, the line, the game and the move, with a stable code
 /// (`castling.rook-moved`, `move.illegal`, `result.mismatch`, ...) and a plain
 /// explanation. Errors stop the replay of that game; the run goes on with the next.
+/// How the game ended is checked too: the result against the board, the Termination tag's
+/// claim (`result.termination-conflict`, `result.timeout-draw-winnable`) and the clocks
+/// against the TimeControl tag (`clock.gain`, `clock.over-time`).
 /// On a terminal each finding is followed by the game, and the first finding of each code
 /// by what the code means (--verbose: every finding; --compact: one line each); --board
 /// adds a diagram of the position before the move (a game-level finding: the final
