@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Color, Position};
 
 use crate::rules::draw::DrawTracker;
-use crate::rules::mate_check::Verdict;
+use crate::rules::mate_check::WhoCannotMate;
 use crate::rules::replay::piece_move::king_can_step;
 
 /// What the final position shows, the first that holds (SPEC.md's precedence).
@@ -219,7 +219,7 @@ pub fn mismatch(
 pub fn unwinnable_win(
     recorded: &str,
     final_pos: &Chess,
-    verdict: Verdict,
+    verdict: WhoCannotMate,
     termination_tag: Option<&str>,
 ) -> Option<String> {
     let winner = GameResult::parse(recorded)?.winner()?;

@@ -44,7 +44,7 @@ impl MateCheck {
 
 /// What the analysis proved about one position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Verdict {
+pub struct WhoCannotMate {
     /// White provably cannot mate.
     pub white_cannot: bool,
     /// Black provably cannot mate.
@@ -54,7 +54,7 @@ pub struct Verdict {
     pub budget: bool,
 }
 
-impl Verdict {
+impl WhoCannotMate {
     /// Neither side can mate: the position is dead (FIDE 5.2.2).
     pub fn is_dead(self) -> bool {
         self.white_cannot && self.black_cannot
@@ -114,7 +114,7 @@ pub enum Wanted {
 /// (the game ended there): the caller decides those first. A Chess960 position with
 /// castling rights left is judged by material alone (the `chess` crate knows standard
 /// castling only).
-pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> Verdict {
+pub fn analyse(pos: &Chess, mode: CastlingMode, level: MateCheck) -> WhoCannotMate {
     analyse_wanted(pos, mode, level, Wanted::Both)
 }
 
@@ -124,8 +124,8 @@ pub fn analyse_wanted(
     mode: CastlingMode,
     level: MateCheck,
     wanted: Wanted,
-) -> Verdict {
-    let mut verdict = Verdict {
+) -> WhoCannotMate {
+    let mut verdict = WhoCannotMate {
         white_cannot: pos.has_insufficient_material(Color::White),
         black_cannot: pos.has_insufficient_material(Color::Black),
         budget: false,

@@ -13,7 +13,7 @@ use super::{MateFigures, Replay, Status, fen_of, move_label};
 use crate::pgn::{Token, TokenKind};
 use crate::rules::clocks::{self, ClockFinding, MoveClock};
 use crate::rules::findings::{Code, Finding};
-use crate::rules::mate_check::{self, Verdict, Wanted};
+use crate::rules::mate_check::{self, Wanted, WhoCannotMate};
 use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::checks as tag_checks;
 use crate::rules::termination_tag;
@@ -200,7 +200,7 @@ impl Replay<'_> {
             (Wanted::DeadOr(winner), Wanted::DeadOr(None))
         };
         let verdict = match termination {
-            Termination::Checkmate | Termination::Stalemate => Verdict::default(),
+            Termination::Checkmate | Termination::Stalemate => WhoCannotMate::default(),
             _ => mate_check::analyse_wanted(&self.pos, mode, level, wanted),
         };
         self.report.mate = MateFigures {

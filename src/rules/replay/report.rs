@@ -13,7 +13,7 @@ use crate::pgn::TextDecoder;
 use crate::rules::clocks::ClockFigures;
 use crate::rules::draw::DrawTracker;
 use crate::rules::findings::Finding;
-use crate::rules::mate_check::{MateCheck, Verdict};
+use crate::rules::mate_check::{MateCheck, WhoCannotMate};
 use crate::rules::openings::OpeningMatch;
 use crate::rules::result::Termination;
 use crate::rules::tags::Tags;
@@ -161,7 +161,7 @@ pub struct MateFigures {
     /// The level the final position was analysed at (`None`: not analysed).
     pub level: Option<MateCheck>,
     /// The sides that provably cannot mate in the final position.
-    pub verdict: Verdict,
+    pub verdict: WhoCannotMate,
     /// The first ply from which every position is dead (insufficient material counts).
     pub dead_position_ply: Option<u32>,
     /// An analysis of the game (the final position or one before it) was stopped by the
