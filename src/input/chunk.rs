@@ -14,7 +14,7 @@ use super::split::{Limits, Splitter};
 /// and tokens stay in the core's cache while they are replayed.
 pub const CHUNK_BYTES: usize = 64 * 1024;
 /// A chunk that finds no safe cut (one game larger than this, or no tag pairs at all) is
-/// given up on: the rest of the file is split by one splitter (`Piece::Rest`).
+/// given up on: the rest of the file is split by one splitter (`Cut::Rest`).
 pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
 
 /// Games a chunk holds at most, and lines it is cut within when it has more: a game's
@@ -65,7 +65,7 @@ impl Chunk {
 }
 
 /// What the chunker hands on.
-pub enum Piece {
+pub enum Cut {
     Chunk(Chunk),
     Rest(Rest),
 }
@@ -139,14 +139,14 @@ impl<R: BufRead> Chunker<R> {
         }
     }
 
-    /// The reader, for the splitter that takes over after `Piece::Rest`.
+    /// The reader, for the splitter that takes over after `Cut::Rest`.
     pub fn into_reader(self) -> R {
         self.reader
     }
 
     /// The next chunk, built in `buffer` (a spent chunk's, for reuse); `Ok(None)` at the
     /// end of the stream. A read error comes after the bytes read before it.
-    pub fn next_piece(&mut self, mut buffer: Vec<u8>) -> io::Result<Option<Piece>> {
+    pub fn next_piece(&mut self, mut buffer: Vec<u8>) -> io::Result<Option<Cut>> {
         if self.done {
             return match self.pending_error.take() {
                 Some(err) => Err(err),
@@ -229,7 +229,7 @@ impl<R: BufRead> Chunker<R> {
                     .extend_from_slice(bytes.get(cut..).unwrap_or_default());
                 let first_line = self.next_line;
                 self.next_line += lines - count_lines(bytes.get(cut..).unwrap_or_default());
-                return Ok(Some(Piece::Chunk(Chunk {
+                return Ok(Some(Cut::Chunk(Chunk {
                     buffer,
                     len: cut,
                     first_line,
@@ -244,7 +244,7 @@ impl<R: BufRead> Chunker<R> {
             if filled >= self.max_chunk_bytes {
                 self.done = true;
                 buffer.truncate(filled);
-                return Ok(Some(Piece::Rest(Rest {
+                return Ok(Some(Cut::Rest(Rest {
                     bytes: buffer,
                     first_line: self.next_line,
                     starts_file,
@@ -259,7 +259,7 @@ impl<R: BufRead> Chunker<R> {
     /// The chunk of the first `filled` bytes of `buffer`, which ends the file. After a read
     /// error its unfinished last line is left out, as a splitter reading the stream leaves
     /// it untokenised.
-    fn last_chunk(&mut self, buffer: Vec<u8>, filled: usize, starts_file: bool) -> Piece {
+    fn last_chunk(&mut self, buffer: Vec<u8>, filled: usize, starts_file: bool) -> Cut {
         self.done = true;
         let bytes = buffer.get(..filled).unwrap_or_default();
         let len = if self.pending_error.is_some() {
@@ -269,7 +269,7 @@ impl<R: BufRead> Chunker<R> {
         };
         let first_line = self.next_line;
         self.next_line += count_lines(bytes.get(..len).unwrap_or_default());
-        Piece::Chunk(Chunk {
+        Cut::Chunk(Chunk {
             buffer,
             len,
             first_line,
@@ -356,7 +356,7 @@ mod tests {
     use std::io::{BufRead, Read};
     use std::sync::Arc;
 
-    use super::{Chunker, Piece};
+    use super::{Chunker, Cut};
     use crate::input::{Limits, Splitter};
     use crate::pgn::RawGame;
 
@@ -400,7 +400,7 @@ mod tests {
         let mut buffer = Vec::new();
         loop {
             match chunker.next_piece(std::mem::take(&mut buffer)).unwrap() {
-                Some(Piece::Chunk(c)) => {
+                Some(Cut::Chunk(c)) => {
                     let before = games.len();
                     games_of(c.splitter(Arc::from("t"), limits), &mut games);
                     most = most.max(games.len() - before);
@@ -410,7 +410,7 @@ mod tests {
                         *byte = *junk;
                     }
                 }
-                Some(Piece::Rest(rest)) => {
+                Some(Cut::Rest(rest)) => {
                     let splitter = rest.splitter(chunker.into_reader(), Arc::from("t"), limits);
                     games_of(splitter, &mut games);
                     break;
@@ -594,8 +594,7 @@ mod tests {
         );
         let (mut carried, mut emitted) = (0, 0);
         let mut buffer = Vec::new();
-        while let Some(Piece::Chunk(chunk)) =
-            chunker.next_piece(std::mem::take(&mut buffer)).unwrap()
+        while let Some(Cut::Chunk(chunk)) = chunker.next_piece(std::mem::take(&mut buffer)).unwrap()
         {
             carried += chunker.carry.len();
             emitted += chunk.bytes().len();
