@@ -301,3 +301,84 @@ impl OwnName {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicU64;
+
+    use super::{PieceBounds, PieceStream, Workbench};
+    use crate::input::{GameStream, Limits, Source};
+    use crate::pgn::RawGame;
+
+    fn source(name: &str) -> Source {
+        Source::File {
+            name: name.to_string(),
+            path: [env!("CARGO_MANIFEST_DIR"), "testdata/parquet", name]
+                .iter()
+                .collect(),
+        }
+    }
+
+    /// A game as both doors must give it; the index is the pipeline's to number.
+    fn shown(mut game: RawGame) -> String {
+        game.index = 0;
+        format!("{game:?}")
+    }
+
+    /// The games of a source read game by game, and made from its pieces on one
+    /// workbench (as a worker makes them), with the most games a piece held.
+    fn both_ways(source: &Source, bounds: PieceBounds) -> (Vec<String>, Vec<String>, usize) {
+        let counter = Arc::new(AtomicU64::new(0));
+        let limits = Limits::default();
+        let mut stream = GameStream::open(source, limits, counter.clone()).unwrap();
+        let mut whole = Vec::new();
+        while let Some(game) = stream.next_game().unwrap() {
+            whole.push(shown(game));
+        }
+        let mut pieces = PieceStream::open(source, limits, counter).unwrap();
+        let mut bench = Workbench::default();
+        let (mut made, mut count, mut most) = (Vec::new(), 0, 0);
+        let mut buffer = Vec::new();
+        while let Some(piece) = pieces.next_piece(&mut buffer, bounds).unwrap() {
+            assert_eq!(piece.starts_file(), count == 0);
+            count += 1;
+            let mut games = Vec::new();
+            piece.make_games(&mut bench, &mut games);
+            assert!(!games.is_empty());
+            most = games.len().max(most);
+            made.extend(games.drain(..).map(shown));
+            buffer = std::mem::take(bench.buffer());
+        }
+        (whole, made, most)
+    }
+
+    /// A table's rows made into games on a workbench, piece by piece, are the games it
+    /// reads as on one thread; a piece holds the bounds' rows at most.
+    #[test]
+    fn pieces_of_a_table_make_the_games_of_the_whole() {
+        let bounds = PieceBounds {
+            games: 7,
+            bytes: usize::MAX,
+        };
+        let (whole, made, most) = both_ways(&source("lichess.parquet"), bounds);
+        assert!(whole.len() > 20, "{}", whole.len());
+        assert_eq!(made, whole);
+        assert_eq!(most, 7);
+    }
+
+    /// The same for PGN text cut into chunks.
+    #[test]
+    fn pieces_of_text_make_the_games_of_the_whole() {
+        let bounds = PieceBounds {
+            games: 7,
+            bytes: usize::MAX,
+        };
+        let (whole, made, most) = both_ways(&source("lichess.pgn"), bounds);
+        assert!(whole.len() > 20, "{}", whole.len());
+        assert_eq!(made, whole);
+        assert!(most >= 1);
+    }
+}
