@@ -28,7 +28,7 @@ use std::sync::atomic::AtomicU64;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgnkit::input::{
-    CHUNK_BYTES, Chunker, Decompression, Limits, MAX_CHUNK_BYTES, Opened, Piece, Source, Splitter,
+    CHUNK_BYTES, Chunker, Cut, Decompression, Limits, MAX_CHUNK_BYTES, Opened, Source, Splitter,
     open_source_with,
 };
 use pgnkit::output::records::{RecordFormat, RecordWriter, encode};
@@ -80,7 +80,7 @@ fn chunk_all<R: std::io::BufRead>(reader: R) -> usize {
     let (mut pieces, mut buffer) = (0, Vec::new());
     while let Some(piece) = chunker.next_piece(std::mem::take(&mut buffer)).unwrap() {
         pieces += 1;
-        if let Piece::Chunk(chunk) = piece {
+        if let Cut::Chunk(chunk) = piece {
             buffer = chunk.into_buffer();
         }
     }

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader};
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::input::{Chunker, Limits, Piece, Splitter};
+use pgnkit::input::{Chunker, Cut, Limits, Splitter};
 use pgnkit::pgn::{InputProblemKind, RawGame};
 
 const LIMITS: Limits = Limits {
@@ -64,11 +64,11 @@ fn split_chunked(data: &[u8], chunk: usize, max: usize) -> Vec<String> {
     let mut buffer = Vec::new();
     loop {
         match chunker.next_piece(std::mem::take(&mut buffer)) {
-            Ok(Some(Piece::Chunk(c))) => {
+            Ok(Some(Cut::Chunk(c))) => {
                 games_of(c.splitter(Arc::from("fuzz"), LIMITS), &mut games);
                 buffer = c.into_buffer();
             }
-            Ok(Some(Piece::Rest(rest))) => {
+            Ok(Some(Cut::Rest(rest))) => {
                 let reader = chunker.into_reader();
                 games_of(rest.splitter(reader, Arc::from("fuzz"), LIMITS), &mut games);
                 break;

@@ -6,16 +6,15 @@
 use std::io::{self, BufRead, Chain, Cursor, Read};
 use std::sync::Arc;
 
-use super::cut::last_safe_cut;
+use super::cut::{last_game_start, last_safe_cut, nth_line_end};
 use super::encoding::looks_wide;
 use super::split::{Limits, Splitter};
-use crate::pgn::{InputProblemKind, RawGame};
 
 /// Bytes read for a chunk before a cut is looked for: small enough that a chunk's games
 /// and tokens stay in the core's cache while they are replayed.
 pub const CHUNK_BYTES: usize = 64 * 1024;
 /// A chunk that finds no safe cut (one game larger than this, or no tag pairs at all) is
-/// given up on: the rest of the file is split by one splitter (`Piece::Rest`).
+/// given up on: the rest of the file is split by one splitter (`Cut::Rest`).
 pub const MAX_CHUNK_BYTES: usize = 16 * 1024 * 1024;
 
 /// Games a chunk holds at most, and lines it is cut within when it has more: a game's
@@ -66,7 +65,7 @@ impl Chunk {
 }
 
 /// What the chunker hands on.
-pub enum Piece {
+pub enum Cut {
     Chunk(Chunk),
     Rest(Rest),
 }
@@ -140,14 +139,14 @@ impl<R: BufRead> Chunker<R> {
         }
     }
 
-    /// The reader, for the splitter that takes over after `Piece::Rest`.
+    /// The reader, for the splitter that takes over after `Cut::Rest`.
     pub fn into_reader(self) -> R {
         self.reader
     }
 
     /// The next chunk, built in `buffer` (a spent chunk's, for reuse); `Ok(None)` at the
     /// end of the stream. A read error comes after the bytes read before it.
-    pub fn next_piece(&mut self, mut buffer: Vec<u8>) -> io::Result<Option<Piece>> {
+    pub fn next_piece(&mut self, mut buffer: Vec<u8>) -> io::Result<Option<Cut>> {
         if self.done {
             return match self.pending_error.take() {
                 Some(err) => Err(err),
@@ -230,7 +229,7 @@ impl<R: BufRead> Chunker<R> {
                     .extend_from_slice(bytes.get(cut..).unwrap_or_default());
                 let first_line = self.next_line;
                 self.next_line += lines - count_lines(bytes.get(cut..).unwrap_or_default());
-                return Ok(Some(Piece::Chunk(Chunk {
+                return Ok(Some(Cut::Chunk(Chunk {
                     buffer,
                     len: cut,
                     first_line,
@@ -245,7 +244,7 @@ impl<R: BufRead> Chunker<R> {
             if filled >= self.max_chunk_bytes {
                 self.done = true;
                 buffer.truncate(filled);
-                return Ok(Some(Piece::Rest(Rest {
+                return Ok(Some(Cut::Rest(Rest {
                     bytes: buffer,
                     first_line: self.next_line,
                     starts_file,
@@ -260,7 +259,7 @@ impl<R: BufRead> Chunker<R> {
     /// The chunk of the first `filled` bytes of `buffer`, which ends the file. After a read
     /// error its unfinished last line is left out, as a splitter reading the stream leaves
     /// it untokenised.
-    fn last_chunk(&mut self, buffer: Vec<u8>, filled: usize, starts_file: bool) -> Piece {
+    fn last_chunk(&mut self, buffer: Vec<u8>, filled: usize, starts_file: bool) -> Cut {
         self.done = true;
         let bytes = buffer.get(..filled).unwrap_or_default();
         let len = if self.pending_error.is_some() {
@@ -270,7 +269,7 @@ impl<R: BufRead> Chunker<R> {
         };
         let first_line = self.next_line;
         self.next_line += count_lines(bytes.get(..len).unwrap_or_default());
-        Piece::Chunk(Chunk {
+        Cut::Chunk(Chunk {
             buffer,
             len,
             first_line,
@@ -337,72 +336,8 @@ impl<R: BufRead> Chunker<R> {
     }
 }
 
-/// The end of the `n`th line of `bytes` (just past its `\n`), or the end of `bytes`.
-fn nth_line_end(bytes: &[u8], n: usize) -> usize {
-    n.checked_sub(1)
-        .and_then(|skip| memchr::memchr_iter(b'\n', bytes).nth(skip))
-        .map_or(bytes.len(), |i| i + 1)
-}
-
-/// Where a chunk may be cut when no tag pair marks a game's start (`last_safe_cut`): the
-/// start of a game as a splitter over the whole lines of `bytes` finds it, the game after
-/// at most `max_games` games (or the first, when games share the first lines), where the
-/// game starts at its line's start (a game that starts after a termination marker on the
-/// line is no place to cut; the game before tells, `line_after`). Games are looked at up to a bound (4 x `max_games`), so
-/// that a buffer growing on one line of games costs no more per read. The chunk starts
-/// where a game starts, so its splitter is in the state the file's splitter is in there,
-/// and finds the same boundaries; the line of a game's start is whole, so its end cannot
-/// change whether it starts a game.
-fn last_game_start(bytes: &[u8], limits: Limits, max_games: usize) -> Option<usize> {
-    let whole_lines = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
-    let lines = bytes.get(..whole_lines).unwrap_or_default();
-    let mut splitter = Splitter::for_part(lines, Arc::from(""), limits, 1, false, false);
-    let mut start_line = None;
-    let mut spent = Vec::with_capacity(1);
-    // The first line where the last game's successor starts at the line's start; `None`
-    // when unknown (a game past the size limit does not keep all its bytes).
-    let mut next_free_line = Some(2u64);
-    for before in 0..=max_games.saturating_mul(4) {
-        // Reading a slice cannot fail.
-        let Ok(Some(game)) = splitter.next_game() else {
-            break;
-        };
-        if game.line > 1 && next_free_line.is_some_and(|free| game.line >= free) {
-            // A cut here leaves `before` games in the chunk.
-            if before > max_games && start_line.is_some() {
-                break;
-            }
-            start_line = Some(game.line);
-            if before >= max_games {
-                break;
-            }
-        }
-        next_free_line = line_after(&game);
-        spent.push(game);
-        splitter.recycle(&mut spent);
-    }
-    let start_line = usize::try_from(start_line?).ok()?;
-    Some(nth_line_end(lines, start_line - 1))
-}
-
-/// The first line after the last line of `game` (one that starts at a line's start, not
-/// after the game's termination marker on its last line); `None` for a game past the
-/// size limit, whose bytes do not tell where it ends.
-fn line_after(game: &RawGame) -> Option<u64> {
-    if game
-        .problems
-        .iter()
-        .any(|p| p.kind == InputProblemKind::LimitExceeded)
-    {
-        return None;
-    }
-    let newlines = count_lines(&game.bytes);
-    let ends_line = game.bytes.last() == Some(&b'\n');
-    Some(game.line + newlines + u64::from(!ends_line))
-}
-
 /// Lines that end in `bytes` (the line count the splitter will have advanced by).
-fn count_lines(bytes: &[u8]) -> u64 {
+pub(super) fn count_lines(bytes: &[u8]) -> u64 {
     // Counted in byte lanes over pieces short enough not to overflow them, which the
     // compiler turns into vector code (a plain `filter().count()` it does not).
     bytes
@@ -421,7 +356,7 @@ mod tests {
     use std::io::{BufRead, Read};
     use std::sync::Arc;
 
-    use super::{Chunker, Piece};
+    use super::{Chunker, Cut};
     use crate::input::{Limits, Splitter};
     use crate::pgn::RawGame;
 
@@ -465,7 +400,7 @@ mod tests {
         let mut buffer = Vec::new();
         loop {
             match chunker.next_piece(std::mem::take(&mut buffer)).unwrap() {
-                Some(Piece::Chunk(c)) => {
+                Some(Cut::Chunk(c)) => {
                     let before = games.len();
                     games_of(c.splitter(Arc::from("t"), limits), &mut games);
                     most = most.max(games.len() - before);
@@ -475,7 +410,7 @@ mod tests {
                         *byte = *junk;
                     }
                 }
-                Some(Piece::Rest(rest)) => {
+                Some(Cut::Rest(rest)) => {
                     let splitter = rest.splitter(chunker.into_reader(), Arc::from("t"), limits);
                     games_of(splitter, &mut games);
                     break;
@@ -659,8 +594,7 @@ mod tests {
         );
         let (mut carried, mut emitted) = (0, 0);
         let mut buffer = Vec::new();
-        while let Some(Piece::Chunk(chunk)) =
-            chunker.next_piece(std::mem::take(&mut buffer)).unwrap()
+        while let Some(Cut::Chunk(chunk)) = chunker.next_piece(std::mem::take(&mut buffer)).unwrap()
         {
             carried += chunker.carry.len();
             emitted += chunk.bytes().len();

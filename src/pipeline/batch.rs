@@ -78,7 +78,7 @@ impl InputError {
     }
 }
 
-/// Warnings about an input that is still read (a Parquet table's skipped columns).
+/// Warnings about an input that is still read (what `input` found when it opened it).
 pub(super) fn say_warnings(warnings: &[String]) {
     for warning in warnings {
         crate::say!("pgnkit: warning: {}", crate::terminal::visible(warning));

@@ -1,11 +1,12 @@
-//! The pipeline: reads the inputs, splits them into games, applies a command's work to
-//! each game and hands the results on in input order. Output never depends on the number
-//! of threads. With several threads the workers take turns reading the inputs in chunks
-//! of whole games (`reading`), split and process their chunks each on its own core, take
-//! turns to number the games, and whichever finishes the next piece in input order
-//! writes it (`parallel`). With one thread, or a `--games` range, games are split and
-//! processed in batches on the calling thread (`single`). Both group games in the same
-//! batches and word input errors alike (`batch`); the games a run takes are `picks`.
+//! The pipeline: reads the inputs as games, applies a command's work to each game and
+//! hands the results on in input order. Output never depends on the number of threads.
+//! With several threads the workers take turns reading the inputs in the pieces `input`
+//! cuts them into (`reading`), make their pieces into games and process them each on its
+//! own core, take turns to number the games, and whichever finishes the next piece in
+//! input order writes it (`parallel`). With one thread, or a `--games` range, games are
+//! read and processed in batches on the calling thread (`single`). Both group games in the
+//! same batches and word input errors alike (`batch`); the games a run takes are `picks`.
+//! Which format a source is, and how its pieces become games, is `input`'s alone.
 
 mod batch;
 mod parallel;

@@ -1,5 +1,6 @@
-//! The parallel run: workers that read in turns (`reading`), split and process on their
-//! own core, number the games in turns, and write in input order.
+//! The parallel run: workers that read pieces in turns (`reading`), make them into games
+//! and process them on their own core, number the games in turns, and write in input
+//! order.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
@@ -8,16 +9,13 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use super::batch::InputError;
 use super::reading::Input;
 use super::{Message, Pipeline, ReadCounts};
-use crate::input::{CHUNK_BYTES, Chunk, Limits, RowMaker, Source, TableRows, keep_spares};
+use crate::input::{MAX_REUSED_BUFFER, Piece, Source, Workbench};
 use crate::pgn::RawGame;
 
-/// The largest chunk buffer a worker keeps for the next chunk: ordinary chunks are a few
-/// times `CHUNK_BYTES`; one that grew to hold a large game is freed.
-const MAX_REUSED_BUFFER: usize = 16 * CHUNK_BYTES;
-
 impl Pipeline {
-    /// Workers read chunks of whole games in turns and split and replay them on their own
-    /// core (so that a chunk's bytes, and its games' tokens, stay in one core's cache).
+    /// Workers read pieces of the input in turns and make them into games and replay them
+    /// on their own core (so that a chunk's bytes, and its games' tokens, stay in one
+    /// core's cache).
     pub(super) fn run_parallel<T, P, D>(
         &self,
         sources: &[Source],
@@ -35,8 +33,8 @@ impl Pipeline {
         // Pieces read but not yet written, bounded by number and by bytes, so memory stays
         // bounded even when one piece is slow or every piece is one large game.
         let in_flight = InFlight::new(workers, self.limits.max_game_bytes);
-        // Games written go back to the worker that split them, whose splitters reuse their
-        // buffers: memory is allocated and freed on one thread.
+        // Games written go back to the worker that made them, which reuses their buffers:
+        // memory is allocated and freed on one thread.
         let (spent_txs, spent_rxs): (Vec<_>, Vec<_>) = (0..workers)
             .map(|_| crossbeam_channel::bounded::<Spent<T>>(in_flight.max_pieces))
             .unzip();
@@ -238,7 +236,7 @@ struct Shared<'s, 'a, 'f, T, D> {
     output: &'s Mutex<InOrder<'f, T, D>>,
 }
 
-/// One worker: reads the next piece of the input in its turn, splits it into games,
+/// One worker: reads the next piece of the input in its turn, makes it into games,
 /// numbers them in its turn and processes them.
 fn work<T, P, D>(
     worker: usize,
@@ -269,17 +267,14 @@ fn work<T, P, D>(
     };
     // Whatever ends this thread early also wakes the others waiting for their turn.
     let mut guard = CloseOnDrop(Some(numbering));
-    let mut spares = Vec::new();
+    let mut bench = Workbench::default();
     let mut containers: Vec<Spent<T>> = Vec::new();
-    let mut buffer = Vec::new();
-    let mut own_name = OwnName::default();
-    let mut maker = RowMaker::default();
     loop {
         let next = {
             let mut input = input.lock().unwrap_or_else(PoisonError::into_inner);
             // Let in while the reading turn is held, so pieces enter in reading order.
             input
-                .next(std::mem::take(&mut buffer))
+                .next(bench.buffer())
                 .map(|(seq, piece)| (seq, piece.bytes(), piece))
                 .filter(|&(_, bytes, _)| in_flight.enter(bytes))
         };
@@ -288,44 +283,13 @@ fn work<T, P, D>(
         };
         let admitted = Admitted { seq, worker, bytes };
         while let Ok((mut games, mut results)) = spent.try_recv() {
-            keep_spares(&mut spares, &mut games);
+            bench.recycle(&mut games);
             results.clear();
             containers.push((games, results));
         }
         let (mut games, mut results) = containers.pop().unwrap_or_default();
-        let starts_file = match piece {
-            Work::Chunk { file, chunk } => {
-                let file = own_name.of(file);
-                split_chunk(&chunk, file, pipeline.limits, &mut spares, &mut games);
-                let starts_file = chunk.starts_file;
-                buffer = chunk.into_buffer();
-                if buffer.capacity() > MAX_REUSED_BUFFER {
-                    // A chunk of one large game: its bytes are the game's now; not kept
-                    // (while the game is processed, nor after).
-                    buffer = Vec::new();
-                }
-                starts_file
-            }
-            Work::Games {
-                games: split,
-                starts_file,
-            } => {
-                games = split;
-                starts_file
-            }
-            Work::Rows {
-                mut rows,
-                starts_file,
-            } => {
-                let file = own_name.of(rows.file().clone());
-                rows.set_file(file);
-                maker.give_spares(std::mem::take(&mut spares));
-                while let Some(game) = rows.next_game(&mut maker) {
-                    games.push(game);
-                }
-                spares = maker.take_spares();
-                starts_file
-            }
+        let piece = match piece {
+            Work::Piece(piece) => piece,
             Work::InputError(text) => {
                 if !numbering.number(seq, false, &mut [])
                     || !write(admitted, Message::InputError(text), None)
@@ -335,6 +299,8 @@ fn work<T, P, D>(
                 continue;
             }
         };
+        let starts_file = piece.starts_file();
+        piece.make_games(&mut bench, &mut games);
         if !numbering.number(seq, starts_file, &mut games) {
             break;
         }
@@ -347,44 +313,10 @@ fn work<T, P, D>(
     guard.0 = None;
 }
 
-/// The file name as a worker's own `Arc`. Every game holds the name, and so does every
-/// game's report: with one `Arc` for all workers, its reference count would move between
-/// the cores' caches at every game.
-#[derive(Default)]
-struct OwnName {
-    /// The name as the reading turn gave it, and this worker's copy.
-    last: Option<(Arc<str>, Arc<str>)>,
-}
-
-impl OwnName {
-    fn of(&mut self, shared: Arc<str>) -> Arc<str> {
-        match &self.last {
-            Some((seen, own)) if Arc::ptr_eq(seen, &shared) => own.clone(),
-            _ => {
-                let own: Arc<str> = Arc::from(&*shared);
-                self.last = Some((shared, own.clone()));
-                own
-            }
-        }
-    }
-}
-
 /// A piece of work, as a worker's reading turn gives it.
 pub(super) enum Work {
-    /// Whole games of a file, for a worker to split.
-    Chunk { file: Arc<str>, chunk: Chunk },
-    /// Games split in the reading turn itself (a file where no safe cut was found); the
-    /// first games of their file when `starts_file`.
-    Games {
-        games: Vec<RawGame>,
-        starts_file: bool,
-    },
-    /// Rows of a Parquet table, decoded in the reading turn, for a worker to make into
-    /// games; the first rows of their file when `starts_file`.
-    Rows {
-        rows: Box<TableRows>,
-        starts_file: bool,
-    },
+    /// A piece of a source, which the worker makes into games.
+    Piece(Piece),
     /// An input that could not be opened or read to its end.
     InputError(InputError),
 }
@@ -393,33 +325,13 @@ impl Work {
     /// The bytes of the games the piece holds.
     fn bytes(&self) -> usize {
         match self {
-            Work::Chunk { chunk, .. } => chunk.bytes().len(),
-            Work::Games { games, .. } => games.iter().map(|game| game.bytes.len()).sum(),
-            Work::Rows { rows, .. } => rows.bytes(),
+            Work::Piece(piece) => piece.bytes(),
             Work::InputError(_) => 0,
         }
     }
 }
 
-/// Splits a chunk into `games`, reusing the buffers of `spares`.
-fn split_chunk(
-    chunk: &Chunk,
-    file: Arc<str>,
-    limits: Limits,
-    spares: &mut Vec<RawGame>,
-    games: &mut Vec<RawGame>,
-) {
-    let mut splitter = chunk
-        .splitter(file, limits)
-        .with_spares(std::mem::take(spares));
-    // Reading a slice cannot fail.
-    while let Ok(Some(game)) = splitter.next_game() {
-        games.push(game);
-    }
-    *spares = splitter.into_spares();
-}
-
-/// Numbers the games in reading order although the workers split them in parallel: each
+/// Numbers the games in reading order although the workers make them in parallel: each
 /// piece of work waits for the ones before it to be counted.
 #[derive(Default)]
 struct Numbering {

@@ -5,30 +5,8 @@ use std::sync::atomic::AtomicU64;
 
 use super::batch::{Batch, InputError};
 use super::{Message, Pipeline, ReadCounts};
-use crate::input::{Decoded, Opened, Source, Splitter, TableGames, open_source};
+use crate::input::{GameStream, Source};
 use crate::pgn::RawGame;
-
-/// The games of one source: split from its text, or the rows of its Parquet table.
-enum Games {
-    Text(Box<Splitter<Decoded>>),
-    Table(Box<TableGames>),
-}
-
-impl Games {
-    fn next_game(&mut self) -> std::io::Result<Option<RawGame>> {
-        match self {
-            Games::Text(splitter) => splitter.next_game(),
-            Games::Table(table) => table.next_game(),
-        }
-    }
-
-    fn recycle(&mut self, games: &mut Vec<RawGame>) {
-        match self {
-            Games::Text(splitter) => splitter.recycle(games),
-            Games::Table(table) => table.recycle(games),
-        }
-    }
-}
 
 /// The reading with one thread: opens each source in turn, splits it into games and emits
 /// batches of the games picked. `emit` may hand back games already written, for their
@@ -50,8 +28,8 @@ pub(super) fn read_all(
             break;
         }
         sources_reached += 1;
-        let opened = match open_source(source, pipeline.limits, counter.clone()) {
-            Ok(opened) => opened,
+        let mut stream = match GameStream::open(source, pipeline.limits, counter.clone()) {
+            Ok(games) => games,
             Err(err) => {
                 if !batch.is_empty() {
                     emit(Message::Games(batch.take()))?;
@@ -60,20 +38,10 @@ pub(super) fn read_all(
                 continue;
             }
         };
-        let mut splitter = match opened {
-            Opened::Text(reader) => Games::Text(Box::new(Splitter::new(
-                reader,
-                Arc::from(source.name()),
-                pipeline.limits,
-            ))),
-            Opened::Table(table) => {
-                super::batch::say_warnings(&table.warnings);
-                Games::Table(table)
-            }
-        };
+        super::batch::say_warnings(stream.warnings());
         loop {
             crate::interrupt::check()?;
-            match splitter.next_game() {
+            match stream.next_game() {
                 Ok(Some(mut game)) => {
                     if pipeline
                         .games
@@ -90,7 +58,7 @@ pub(super) fn read_all(
                     if batch.is_full()
                         && let Some(mut spent) = emit(Message::Games(batch.take()))?
                     {
-                        splitter.recycle(&mut spent);
+                        stream.recycle(&mut spent);
                     }
                 }
                 Ok(None) => break,

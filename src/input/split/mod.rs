@@ -22,6 +22,7 @@ use std::sync::Arc;
 use crate::pgn::{InputProblem, InputProblemKind, RawGame, RawTag, Token};
 
 mod assemble;
+mod finish;
 mod lexer;
 pub(super) mod lines;
 pub(super) mod scan;
