@@ -46,11 +46,20 @@ impl TimeControl {
         let Some(value) = value else {
             return Reading::Unknown;
         };
-        let compact: String = value.chars().filter(|c| !c.is_whitespace()).collect();
-        if matches!(compact.as_str(), "" | "?" | "-") {
+        // Most values hold no space: read as they are, without a copy.
+        let compact: std::borrow::Cow<str> = if value.contains(char::is_whitespace) {
+            value
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect::<String>()
+                .into()
+        } else {
+            value.into()
+        };
+        if matches!(&*compact, "" | "?" | "-") {
             return Reading::Unknown;
         }
-        let mut periods: Vec<Period> = Vec::new();
+        let mut periods: Vec<Period> = Vec::with_capacity(1);
         for text in compact.split(':') {
             // Only the last period may be the rest of the game or a sandclock.
             let open_ended = |p: &Period| !matches!(p, Period::Moves { .. });

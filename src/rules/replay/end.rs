@@ -250,6 +250,10 @@ impl Replay<'_> {
     /// The game's time control, and `tag.bad-time-control` (with the other tag findings)
     /// for a value that is none; the standard form goes in the figures.
     fn time_control(&mut self) -> Option<TimeControl> {
+        // Read only where something reads it: the figures, the tag findings, the clocks.
+        if !self.options.figures && !self.options.tag_infos && self.move_clocks.is_empty() {
+            return None;
+        }
         let control = match TimeControl::read(self.report.tags.get("TimeControl")) {
             Reading::Known(control) => Some(control),
             Reading::Unknown => None,
@@ -287,6 +291,10 @@ impl Replay<'_> {
             last.clock = last.clock.or(found.clock);
             last.time = last.time.or(found.move_time);
             return;
+        }
+        if self.move_clocks.capacity() == 0 {
+            // A game with clocks has one a move: one allocation for most games.
+            self.move_clocks.reserve(128);
         }
         self.move_clocks.push(MoveClock {
             ply,

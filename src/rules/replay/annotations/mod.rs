@@ -288,7 +288,9 @@ pub fn read_comment(text: &[u8]) -> CommentAnnotations<'_> {
     let mut found = CommentAnnotations::default();
     let mut from = 0;
     while let Some(rest) = text.get(from..) {
-        let Some(at) = memchr::memmem::find(rest, b"[%") else {
+        // A `[` followed by `%` (memchr, not a substring searcher built at every call).
+        let Some(at) = memchr::memchr_iter(b'[', rest).find(|&at| rest.get(at + 1) == Some(&b'%'))
+        else {
             break;
         };
         let command = rest.get(at..).unwrap_or_default();
