@@ -4,11 +4,13 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
 use crate::filter::{DedupeBy, Expr, Filters, Identity, Material};
-use crate::output::findings::{CodeFilter, FindingFormat};
+use crate::output::Format;
+use crate::output::findings::CodeFilter;
 use crate::output::pgn::MoveStyle;
 use crate::pgn::{TextDecoder, UnknownEncoding};
 use crate::pipeline::{GameRange, Shard};
@@ -515,24 +517,24 @@ impl CodeArgs {
     }
 }
 
-/// `--format` of commands that report findings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FindingFormatArg {
-    Text,
-    Jsonl,
-    Csv,
-    Parquet,
-}
+/// `--format` of a command with a text form (validate, fen, check-fen), in the order its
+/// --help lists the values.
+pub const TEXT_OR_RECORDS: &[Format] = &[Format::Text, Format::Jsonl, Format::Csv, Format::Parquet];
 
-impl From<FindingFormatArg> for FindingFormat {
-    fn from(format: FindingFormatArg) -> FindingFormat {
-        match format {
-            FindingFormatArg::Text => FindingFormat::Text,
-            FindingFormatArg::Jsonl => FindingFormat::Jsonl,
-            FindingFormatArg::Csv => FindingFormat::Csv,
-            FindingFormatArg::Parquet => FindingFormat::Parquet,
-        }
-    }
+/// `--format` of a command that writes records only (stats).
+pub const RECORDS: &[Format] = &[Format::Csv, Format::Jsonl, Format::Parquet];
+
+/// `--format`: the one clap twin of `output::Format`. A command lists the values it takes
+/// (`TEXT_OR_RECORDS`, `RECORDS`); any other is refused with clap's message, which names
+/// those.
+pub fn format_values(accepted: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(accepted.iter().map(|format| format.name())).try_map(move |name| {
+        accepted
+            .iter()
+            .copied()
+            .find(|format| format.name() == name)
+            .ok_or("not a --format")
+    })
 }
 
 /// `--moves`: how moves are written.

@@ -13,9 +13,10 @@ use crate::exit::ExitStatus;
 use crate::filter::Judged;
 use crate::filter::dedupe::Origin;
 use crate::filter::expr::{self, Field};
+use crate::output::Format;
 use crate::output::Output;
 use crate::output::pgn::write_original;
-use crate::output::records::{RecordFormat, RecordWriter};
+use crate::output::records::RecordWriter;
 use crate::output::summary::Selection;
 use crate::pgn::RawGame;
 use crate::record::{Cells, Column, Record};
@@ -288,7 +289,7 @@ impl Duplicates {
             .as_deref()
             .map(|path| {
                 Output::create(Some(path))
-                    .and_then(|out| RecordWriter::new::<Duplicate>(out, RecordFormat::Csv, &[]))
+                    .and_then(|out| RecordWriter::new::<Duplicate>(out, Format::Csv, &[]))
             })
             .transpose()?;
         Ok(Duplicates { games, rows })

@@ -8,6 +8,7 @@ pub mod pgn;
 pub mod records;
 pub mod report;
 pub mod report_openings;
+pub mod sink;
 pub mod summary;
 pub mod summary_csv;
 
@@ -16,6 +17,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+
+pub use sink::{Format, Sink, SinkFormat};
 
 const BUFFER_SIZE: usize = 256 * 1024;
 
