@@ -9,6 +9,7 @@ pub mod records;
 pub mod report;
 pub mod report_openings;
 pub mod sink;
+pub mod split_files;
 pub mod summary;
 pub mod summary_csv;
 

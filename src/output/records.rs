@@ -30,7 +30,7 @@ impl<W: Write + Send> RecordWriter<W> {
     /// table (and Parquet a file with the columns and no row). `extra` names string columns
     /// that follow the record type's own (the record pushes their cells last). Commands
     /// open one through `SinkFormat::open`.
-    pub fn new<R: Record>(
+    pub(super) fn new<R: Record>(
         mut out: W,
         format: Format,
         extra: &[String],
