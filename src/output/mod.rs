@@ -5,6 +5,7 @@ pub mod board;
 pub mod findings;
 pub mod parquet;
 pub mod pgn;
+pub mod pgn_export;
 pub mod records;
 pub mod report;
 pub mod report_openings;
