@@ -8,7 +8,6 @@ pub mod pgn;
 pub mod pgn_export;
 pub mod records;
 pub mod report;
-pub mod report_openings;
 pub mod sink;
 pub mod split_files;
 pub mod summary;
