@@ -296,7 +296,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let mut writer = SinkFormat::new(Format::Parquet, false, 1)
                 .unwrap()
-                .open::<StatsRow, _>(Vec::new(), &[])
+                .open_records::<StatsRow, _>(Vec::new(), &[])
                 .unwrap();
             for report in &reports {
                 let row = StatsRow::new(black_box(report), &[]);

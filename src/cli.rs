@@ -2,9 +2,11 @@
 //! subcommand enum. Each subcommand's own flags live beside its code in `cmd/`.
 
 use std::io::IsTerminal;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
@@ -517,24 +519,69 @@ impl CodeArgs {
     }
 }
 
-/// `--format` of a command with a text form (validate, fen, check-fen), in the order its
-/// --help lists the values.
-pub const TEXT_OR_RECORDS: &[Format] = &[Format::Text, Format::Jsonl, Format::Csv, Format::Parquet];
+/// The values a command's `--format` takes, in the order its --help lists them.
+pub trait FormatList: Clone + Send + Sync + 'static {
+    const ACCEPTED: &'static [Format];
+}
+
+/// `--format` of a command with a text form (validate, fen, check-fen).
+#[derive(Debug, Clone, Copy)]
+pub struct TextOrRecords;
+
+impl FormatList for TextOrRecords {
+    const ACCEPTED: &'static [Format] =
+        &[Format::Text, Format::Jsonl, Format::Csv, Format::Parquet];
+}
 
 /// `--format` of a command that writes records only (stats).
-pub const RECORDS: &[Format] = &[Format::Csv, Format::Jsonl, Format::Parquet];
+#[derive(Debug, Clone, Copy)]
+pub struct RecordsOnly;
 
-/// `--format`: the one clap twin of `output::Format`. A command lists the values it takes
-/// (`TEXT_OR_RECORDS`, `RECORDS`); any other is refused with clap's message, which names
-/// those.
-pub fn format_values(accepted: &'static [Format]) -> impl TypedValueParser<Value = Format> {
-    PossibleValuesParser::new(accepted.iter().map(|format| format.name())).try_map(move |name| {
-        accepted
-            .iter()
-            .copied()
-            .find(|format| format.name() == name)
-            .ok_or("not a --format")
-    })
+impl FormatList for RecordsOnly {
+    const ACCEPTED: &'static [Format] = &[Format::Csv, Format::Jsonl, Format::Parquet];
+}
+
+/// `--format`: the one clap twin of `output::Format`, given the values a command takes
+/// (`format_values::<TextOrRecords>()`); any other is refused with clap's message, which
+/// names those. It holds nothing, so building the command line allocates no more for it
+/// than for a value enum.
+#[derive(Debug, Clone, Copy)]
+pub struct FormatValues<L>(PhantomData<L>);
+
+pub fn format_values<L: FormatList>() -> FormatValues<L> {
+    FormatValues(PhantomData)
+}
+
+impl<L: FormatList> TypedValueParser for FormatValues<L> {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Format, clap::Error> {
+        let named = value
+            .to_str()
+            .and_then(|text| L::ACCEPTED.iter().find(|format| format.name() == text));
+        if let Some(format) = named {
+            return Ok(*format);
+        }
+        // Not one of them: clap's own refusal, which names the values this command takes.
+        let names = L::ACCEPTED.iter().map(|format| format.name());
+        let refused = PossibleValuesParser::new(names)
+            .parse_ref(cmd, arg, value)
+            .err();
+        Err(refused.unwrap_or_else(|| clap::Error::new(ErrorKind::InvalidValue).with_cmd(cmd)))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            L::ACCEPTED
+                .iter()
+                .map(|format| PossibleValue::new(format.name())),
+        ))
+    }
 }
 
 /// `--moves`: how moves are written.

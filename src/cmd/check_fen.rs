@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use crate::cli::{Context, GlobalArgs, OutputArg, TEXT_OR_RECORDS, format_values};
+use crate::cli::{Context, GlobalArgs, OutputArg, TextOrRecords, format_values};
 use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::findings::severity_colour;
@@ -45,7 +45,7 @@ pub struct Args {
     /// the same columns, typed (needs -o FILE or a pipe).
     #[arg(
         long,
-        value_parser = format_values(TEXT_OR_RECORDS),
+        value_parser = format_values::<TextOrRecords>(),
         default_value_t = Format::Text,
         help_heading = "Output"
     )]

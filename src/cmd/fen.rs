@@ -6,7 +6,7 @@ use shakmaty::Chess;
 
 use crate::cli::CodeArgs;
 use crate::cli::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
-use crate::cli::{TEXT_OR_RECORDS, format_values};
+use crate::cli::{TextOrRecords, format_values};
 use crate::cmd::run::{Ending, GameRun, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::{Format, Output, Sink, SinkFormat};
@@ -52,7 +52,7 @@ pub struct Args {
     /// with the same columns, typed (needs -o FILE or a pipe).
     #[arg(
         long,
-        value_parser = format_values(TEXT_OR_RECORDS),
+        value_parser = format_values::<TextOrRecords>(),
         default_value_t = Format::Text,
         help_heading = "Output"
     )]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::cli::{GlobalArgs, InputArgs, OutputArg, RECORDS, format_values};
+use crate::cli::{GlobalArgs, InputArgs, OutputArg, RecordsOnly, format_values};
 use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::records::{encode, encode_with};
@@ -55,7 +55,7 @@ pub struct Args {
     /// strings, null where JSON has null; zstd; needs -o FILE or a pipe).
     #[arg(
         long,
-        value_parser = format_values(RECORDS),
+        value_parser = format_values::<RecordsOnly>(),
         default_value_t = Format::Csv,
         help_heading = "Output"
     )]
@@ -123,7 +123,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let summary_output = summary_output(&args)?;
     // The CSV header comes first, also when the input holds no game.
     let tags = &args.tags;
-    let mut rows = sink.open::<StatsRow, _>(output, tags)?;
+    let mut rows = sink.open_records::<StatsRow, _>(output, tags)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
     let totals = run.run(

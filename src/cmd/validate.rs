@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{CodeArgs, TEXT_OR_RECORDS, format_values};
+use crate::cli::{CodeArgs, TextOrRecords, format_values};
 use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
 use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
@@ -35,7 +35,7 @@ pub struct Args {
     /// Parquet file with the JSON keys as typed columns (needs -o FILE or a pipe).
     #[arg(
         long,
-        value_parser = format_values(TEXT_OR_RECORDS),
+        value_parser = format_values::<TextOrRecords>(),
         default_value_t = Format::Text,
         help_heading = "Output"
     )]

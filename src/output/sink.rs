@@ -10,7 +10,7 @@ use super::records::RecordWriter;
 use crate::record::Record;
 
 /// `--format`: a command's text form, or one of the record formats. Each command takes
-/// the values its flag lists (`cli::format_values`).
+/// the values its flag lists (`cli::format_values`, `cli::FormatList`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,
@@ -90,11 +90,21 @@ impl SinkFormat {
         if self.format == Format::Text {
             return Ok(Sink::Text(out));
         }
+        Ok(Sink::Records(self.open_records::<R, W>(out, extra)?))
+    }
+
+    /// As [`SinkFormat::open`], for a command that writes records only (its `--format`
+    /// does not take text: text here is an error).
+    pub fn open_records<R: Record, W: Write + Send>(
+        self,
+        out: W,
+        extra: &[String],
+    ) -> anyhow::Result<RecordWriter<W>> {
         let mut records = RecordWriter::new::<R>(out, self.format, extra)?;
         if self.encode_ahead {
             records.encode_ahead()?;
         }
-        Ok(Sink::Records(records))
+        Ok(records)
     }
 }
 
@@ -105,14 +115,6 @@ pub enum Sink<W: Write + Send> {
 }
 
 impl<W: Write + Send> Sink<W> {
-    /// Writes what a worker made: a record `records::encode` encoded, or text as it is.
-    pub fn write_encoded(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
-        match self {
-            Sink::Text(out) => Ok(out.write_all(bytes)?),
-            Sink::Records(records) => records.write_encoded(bytes),
-        }
-    }
-
     /// Ends the records (Parquet's last row group and footer) and hands back the
     /// destination.
     pub fn finish(self) -> anyhow::Result<W> {
