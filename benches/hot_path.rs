@@ -31,7 +31,8 @@ use pgnkit::input::{
     CHUNK_BYTES, Chunker, Cut, Decompression, Limits, MAX_CHUNK_BYTES, Opened, Source, Splitter,
     open_source_with,
 };
-use pgnkit::output::records::{RecordFormat, RecordWriter, encode};
+use pgnkit::output::records::encode;
+use pgnkit::output::{Format, SinkFormat};
 use pgnkit::pgn::TextDecoder;
 use pgnkit::pgn::{RawGame, TokenKind};
 use pgnkit::rules::draw::DrawTracker;
@@ -274,7 +275,7 @@ fn benches(c: &mut Criterion) {
                 .iter()
                 .map(|report| {
                     let row = StatsRow::new(black_box(report), &[]);
-                    encode(&row, RecordFormat::Csv, &[]).unwrap().len()
+                    encode(&row, Format::Csv, &[]).unwrap().len()
                 })
                 .sum::<usize>()
         })
@@ -293,11 +294,13 @@ fn benches(c: &mut Criterion) {
     // by column and the row group encoded (in line, as at `--threads 1`).
     group.bench_function("stats_rows_parquet", |b| {
         b.iter(|| {
-            let mut writer =
-                RecordWriter::new::<StatsRow>(Vec::new(), RecordFormat::Parquet, &[]).unwrap();
+            let mut writer = SinkFormat::new(Format::Parquet, false, 1)
+                .unwrap()
+                .open_records::<StatsRow, _>(Vec::new(), &[])
+                .unwrap();
             for report in &reports {
                 let row = StatsRow::new(black_box(report), &[]);
-                let cells = encode(&row, RecordFormat::Parquet, &[]).unwrap();
+                let cells = encode(&row, Format::Parquet, &[]).unwrap();
                 writer.write_encoded(&cells).unwrap();
             }
             writer.finish().unwrap().len()

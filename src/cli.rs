@@ -2,13 +2,17 @@
 //! subcommand enum. Each subcommand's own flags live beside its code in `cmd/`.
 
 use std::io::IsTerminal;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
 use crate::filter::{DedupeBy, Expr, Filters, Identity, Material};
-use crate::output::findings::{CodeFilter, FindingFormat};
+use crate::output::Format;
+use crate::output::findings::CodeFilter;
 use crate::output::pgn::MoveStyle;
 use crate::pgn::{TextDecoder, UnknownEncoding};
 use crate::pipeline::{GameRange, Shard};
@@ -515,23 +519,68 @@ impl CodeArgs {
     }
 }
 
-/// `--format` of commands that report findings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FindingFormatArg {
-    Text,
-    Jsonl,
-    Csv,
-    Parquet,
+/// The values a command's `--format` takes, in the order its --help lists them.
+pub trait FormatList: Clone + Send + Sync + 'static {
+    const ACCEPTED: &'static [Format];
 }
 
-impl From<FindingFormatArg> for FindingFormat {
-    fn from(format: FindingFormatArg) -> FindingFormat {
-        match format {
-            FindingFormatArg::Text => FindingFormat::Text,
-            FindingFormatArg::Jsonl => FindingFormat::Jsonl,
-            FindingFormatArg::Csv => FindingFormat::Csv,
-            FindingFormatArg::Parquet => FindingFormat::Parquet,
+/// `--format` of a command with a text form (validate, fen, check-fen).
+#[derive(Debug, Clone, Copy)]
+pub struct TextOrRecords;
+
+impl FormatList for TextOrRecords {
+    const ACCEPTED: &'static [Format] =
+        &[Format::Text, Format::Jsonl, Format::Csv, Format::Parquet];
+}
+
+/// `--format` of a command that writes records only (stats).
+#[derive(Debug, Clone, Copy)]
+pub struct RecordsOnly;
+
+impl FormatList for RecordsOnly {
+    const ACCEPTED: &'static [Format] = &[Format::Csv, Format::Jsonl, Format::Parquet];
+}
+
+/// `--format`: the one clap twin of `output::Format`, given the values a command takes
+/// (`format_values::<TextOrRecords>()`); any other is refused with clap's message, which
+/// names those. It holds nothing, so building the command line allocates no more for it
+/// than for a value enum.
+#[derive(Debug, Clone, Copy)]
+pub struct FormatValues<L>(PhantomData<L>);
+
+pub fn format_values<L: FormatList>() -> FormatValues<L> {
+    FormatValues(PhantomData)
+}
+
+impl<L: FormatList> TypedValueParser for FormatValues<L> {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Format, clap::Error> {
+        let named = value
+            .to_str()
+            .and_then(|text| L::ACCEPTED.iter().find(|format| format.name() == text));
+        if let Some(format) = named {
+            return Ok(*format);
         }
+        // Not one of them: clap's own refusal, which names the values this command takes.
+        let names = L::ACCEPTED.iter().map(|format| format.name());
+        let refused = PossibleValuesParser::new(names)
+            .parse_ref(cmd, arg, value)
+            .err();
+        Err(refused.unwrap_or_else(|| clap::Error::new(ErrorKind::InvalidValue).with_cmd(cmd)))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            L::ACCEPTED
+                .iter()
+                .map(|format| PossibleValue::new(format.name())),
+        ))
     }
 }
 

@@ -2,12 +2,11 @@
 
 use std::io::Write;
 
-use crate::cli::{Context, GlobalArgs, OutputArg};
+use crate::cli::{Context, GlobalArgs, OutputArg, TextOrRecords, format_values};
 use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
-use crate::output::Output;
 use crate::output::findings::severity_colour;
-use crate::output::records::{RecordFormat, RecordWriter};
+use crate::output::{Format, Output, Sink, SinkFormat};
 use crate::record::{Cells, Column, Record};
 use crate::rules::Severity;
 use crate::rules::fen::check::{self as fen_check, CheckOptions};
@@ -44,8 +43,13 @@ pub struct Args {
 
     /// Output format: text lines, JSON lines, CSV with a header, or one Parquet file with
     /// the same columns, typed (needs -o FILE or a pipe).
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text, help_heading = "Output")]
-    pub format: CheckFormat,
+    #[arg(
+        long,
+        value_parser = format_values::<TextOrRecords>(),
+        default_value_t = Format::Text,
+        help_heading = "Output"
+    )]
+    pub format: Format,
 
     #[command(flatten)]
     pub output: OutputArg,
@@ -63,14 +67,6 @@ Examples:
   pgnkit fen games.pgn --every-ply | pgnkit check-fen        positions from stdin
 
 The guide: docs/GUIDE.md, \"Converting\" (every command, filter, code and column).";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum CheckFormat {
-    Text,
-    Jsonl,
-    Csv,
-    Parquet,
-}
 
 /// One defect of the jsonl and csv formats.
 struct DefectRecord<'a> {
@@ -100,12 +96,6 @@ impl Record for DefectRecord<'_> {
     }
 }
 
-/// Where the results go: text lines (`FEN: ok`, one line per defect) or records.
-enum Sink {
-    Text { out: Output, color: bool },
-    Records(RecordWriter<Output>),
-}
-
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let ctx = Context::new(global, args.output.output.is_none());
     args.positions
@@ -114,31 +104,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         chess960: args.chess960,
         repair: args.repair,
     };
-    if args.format == CheckFormat::Parquet {
-        RecordFormat::Parquet.refuse_terminal(ctx.data_on_terminal)?;
-    }
+    let format = SinkFormat::new(args.format, ctx.data_on_terminal, ctx.threads)?;
     let output = Output::create(args.output.output.as_deref())?;
-    let mut sink = match args.format {
-        CheckFormat::Text => Sink::Text {
-            out: output,
-            color: ctx.color,
-        },
-        CheckFormat::Jsonl => Sink::Records(RecordWriter::new::<DefectRecord>(
-            output,
-            RecordFormat::Jsonl,
-            &[],
-        )?),
-        CheckFormat::Csv => Sink::Records(RecordWriter::new::<DefectRecord>(
-            output,
-            RecordFormat::Csv,
-            &[],
-        )?),
-        CheckFormat::Parquet => Sink::Records(RecordWriter::new::<DefectRecord>(
-            output,
-            RecordFormat::Parquet,
-            &[],
-        )?),
-    };
+    // The results: text lines (`FEN: ok`, one line per defect) or records.
+    let mut sink = format.open::<DefectRecord, _>(output, &[])?;
+    let color = ctx.color;
     let mut errors = 0u64;
     args.positions.each_line(&ctx, |item| {
         let item = match item {
@@ -158,12 +128,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             .filter(|d| d.severity == Severity::Error)
             .count() as u64;
         match &mut sink {
-            Sink::Text { out, .. } if defects.is_empty() => {
+            Sink::Text(out) if defects.is_empty() => {
                 writeln!(out, "{}: ok", visible(&fen))?;
             }
-            Sink::Text { out, color } => {
+            Sink::Text(out) => {
                 for defect in &defects {
-                    let (on, off) = severity_colour(defect.severity, *color);
+                    let (on, off) = severity_colour(defect.severity, color);
                     writeln!(
                         out,
                         "{}: {on}{}[{}]{off}: {}",
@@ -188,11 +158,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         }
         Ok(())
     })?;
-    let output = match sink {
-        Sink::Text { out, .. } => out,
-        Sink::Records(records) => records.finish()?,
-    };
-    output.finish()?;
+    sink.finish()?.finish()?;
     Ok(if errors > 0 {
         ExitStatus::Failure
     } else {

@@ -6,10 +6,10 @@ use shakmaty::Chess;
 
 use crate::cli::CodeArgs;
 use crate::cli::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
+use crate::cli::{TextOrRecords, format_values};
 use crate::cmd::run::{Ending, GameRun, Reads, StderrErrors};
 use crate::exit::ExitStatus;
-use crate::output::Output;
-use crate::output::records::{RecordFormat, RecordWriter};
+use crate::output::{Format, Output, Sink, SinkFormat};
 use crate::pgn::RawGame;
 use crate::record::{Cells, Column, Record};
 use crate::rules::fen::style::{FenStyle, RankCache};
@@ -50,8 +50,13 @@ pub struct Args {
     /// move in standard SAN however the file wrote it, empty at ply 0); jsonl: one object
     /// per position with the same keys (`san` null at ply 0); parquet: one Parquet file
     /// with the same columns, typed (needs -o FILE or a pipe).
-    #[arg(long, value_enum, default_value_t = FenFormat::Text, help_heading = "Output")]
-    pub format: FenFormat,
+    #[arg(
+        long,
+        value_parser = format_values::<TextOrRecords>(),
+        default_value_t = Format::Text,
+        help_heading = "Output"
+    )]
+    pub format: Format,
 
     /// En passant field: always (after every double step, the PGN standard), pseudo (an
     /// enemy pawn stands ready: X-FEN) or legal (a legal capture exists: python-chess).
@@ -75,14 +80,6 @@ Examples:
   pgnkit fen archive/ --ignore move. -o fens.txt  move errors not reported (exit 0)
 
 The guide: docs/GUIDE.md, \"Converting\" (every command, filter, code and column).";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FenFormat {
-    Text,
-    Jsonl,
-    Csv,
-    Parquet,
-}
 
 /// Which positions of a game are written.
 #[derive(Debug, Clone, Copy)]
@@ -223,12 +220,6 @@ impl Record for FenRecord<'_> {
     }
 }
 
-/// Where the FENs go: records (csv, jsonl, parquet) or plain lines.
-enum Sink {
-    Records(RecordWriter<Output>),
-    Text(Output),
-}
-
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let want = match (args.every_ply, args.ply) {
         (true, _) => Want::Every,
@@ -248,28 +239,10 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         Reads::REPORT,
     )?;
 
-    if args.format == FenFormat::Parquet {
-        RecordFormat::Parquet.refuse_terminal(run.ctx.data_on_terminal)?;
-    }
+    let format = SinkFormat::new(args.format, run.ctx.data_on_terminal, run.ctx.threads)?;
     let output = Output::create(args.output.output.as_deref())?;
-    let lines_only = args.format == FenFormat::Text;
-    let mut sink = match args.format {
-        FenFormat::Text => Sink::Text(output),
-        FenFormat::Csv => Sink::Records(RecordWriter::new::<FenRecord>(
-            output,
-            RecordFormat::Csv,
-            &[],
-        )?),
-        FenFormat::Jsonl => Sink::Records(RecordWriter::new::<FenRecord>(
-            output,
-            RecordFormat::Jsonl,
-            &[],
-        )?),
-        FenFormat::Parquet => Sink::Records(
-            RecordWriter::new::<FenRecord>(output, RecordFormat::Parquet, &[])?
-                .encode_ahead(run.ctx.threads)?,
-        ),
-    };
+    let lines_only = args.format == Format::Text;
+    let mut sink = format.open::<FenRecord, _>(output, &[])?;
     let mut errors = StderrErrors::new(codes)?;
     let totals = run.run(
         |raw| {
@@ -295,11 +268,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok(())
         },
     )?;
-    let output = match sink {
-        Sink::Records(records) => records.finish()?,
-        Sink::Text(output) => output,
-    };
-    output.finish()?;
+    sink.finish()?.finish()?;
     let failing_errors = errors.finish()?;
     Ok(run.finish(
         &totals,

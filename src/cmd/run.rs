@@ -14,7 +14,8 @@ use crate::exit::ExitStatus;
 use crate::filter::dedupe::{KindsSeen, Origin};
 use crate::filter::{GameFilter, Judged};
 use crate::input::{Limits, Listing, Source, expand_inputs};
-use crate::output::findings::{CodeFilter, FindingFormat, FindingWriter, TextDetail};
+use crate::output::SinkFormat;
+use crate::output::findings::{CodeFilter, FindingWriter, TextDetail};
 use crate::output::summary::{RunFigures, Selection, selection_line, summary_line};
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
@@ -436,7 +437,7 @@ impl StderrErrors {
             codes,
             writer: FindingWriter::new(
                 crate::stderr::LossyStderr,
-                FindingFormat::Text,
+                SinkFormat::TEXT,
                 false,
                 TextDetail::default(),
             )?,
@@ -475,7 +476,8 @@ mod where_columns {
 
     use crate::filter::ColumnPicker;
     use crate::input::{Limits, Splitter};
-    use crate::output::records::{RecordFormat, encode};
+    use crate::output::Format;
+    use crate::output::records::encode;
     use crate::record::Record;
     use crate::rules::{ReplayOptions, replay};
     use crate::stats::StatsRow;
@@ -489,7 +491,7 @@ mod where_columns {
         let raw = splitter.next_game().unwrap().unwrap();
         let report = replay(&raw, &ReplayOptions::default(), &mut ());
         let row = StatsRow::new(&report, &[]);
-        let line = encode(&row, RecordFormat::Csv, &[]).unwrap();
+        let line = encode(&row, Format::Csv, &[]).unwrap();
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .from_reader(line.as_slice());

@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::cli::{GlobalArgs, InputArgs, OutputArg};
+use crate::cli::{GlobalArgs, InputArgs, OutputArg, RecordsOnly, format_values};
 use crate::cmd::run::{Ending, Game, GameRun, Reads};
 use crate::exit::ExitStatus;
-use crate::output::Output;
-use crate::output::records::{RecordFormat, RecordWriter, encode, encode_with};
+use crate::output::records::{encode, encode_with};
 use crate::output::summary::{RunFigures, summary_table};
 use crate::output::summary_csv::{read_summary_csv, write_summary_csv};
+use crate::output::{Format, Output, SinkFormat};
 use crate::record::Cells;
 use crate::stats::{StatsRow, Summary};
 
@@ -55,8 +55,13 @@ pub struct Args {
     /// values as strings, empty cells as null), or one Parquet file with the same columns
     /// typed as JSON types them (integers INT64, clock seconds DOUBLE, BOOLEAN, UTF-8
     /// strings, null where JSON has null; zstd; needs -o FILE or a pipe).
-    #[arg(long, value_enum, default_value_t = StatsFormat::Csv, help_heading = "Output")]
-    pub format: StatsFormat,
+    #[arg(
+        long,
+        value_parser = format_values::<RecordsOnly>(),
+        default_value_t = Format::Csv,
+        help_heading = "Output"
+    )]
+    pub format: Format,
 
     /// Print a readable summary table on stderr at the end (also with --merge).
     #[arg(long, help_heading = "Output")]
@@ -100,13 +105,6 @@ Examples:
 
 The guide: docs/GUIDE.md, \"stats\" and \"stats columns\" (every command, filter, code and column).";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum StatsFormat {
-    Csv,
-    Jsonl,
-    Parquet,
-}
-
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.merge {
         return merge(&args);
@@ -126,19 +124,14 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ..Reads::REPORT
         },
     )?;
-    let format = match args.format {
-        StatsFormat::Csv => RecordFormat::Csv,
-        StatsFormat::Jsonl => RecordFormat::Jsonl,
-        StatsFormat::Parquet => RecordFormat::Parquet,
-    };
-    format.refuse_terminal(run.ctx.data_on_terminal)?;
+    let sink = SinkFormat::new(args.format, run.ctx.data_on_terminal, run.ctx.threads)?;
+    let format = sink.format();
     let output = Output::create(args.output.output.as_deref())?;
     // Opened before the run, so that a bad path fails at once, not after hours of work.
     let summary_output = summary_output(&args)?;
     // The CSV header comes first, also when the input holds no game.
     let tags = &args.tags;
-    let mut rows =
-        RecordWriter::new::<StatsRow>(output, format, tags)?.encode_ahead(run.ctx.threads)?;
+    let mut rows = sink.open_records::<StatsRow, _>(output, tags)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
     let totals = run.run(

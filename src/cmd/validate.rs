@@ -2,15 +2,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{CodeArgs, FindingFormatArg};
+use crate::cli::{CodeArgs, TextOrRecords, format_values};
 use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
 use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
-use crate::output::Output;
-use crate::output::findings::{FindingFormat, FindingWriter, TextDetail};
+use crate::output::findings::{FindingWriter, TextDetail};
 use crate::output::pgn::write_original;
-use crate::output::records::RecordFormat;
 use crate::output::summary::RunFigures;
+use crate::output::{Format, Output, SinkFormat};
 use crate::rules::Severity;
 
 /// Replay every game's main line through the rules of chess and report each defect.
@@ -37,8 +36,13 @@ pub struct Args {
 
     /// Output format: compiler-style text lines, JSON lines, CSV with a header, or one
     /// Parquet file with the JSON keys as typed columns (needs -o FILE or a pipe).
-    #[arg(long, value_enum, default_value_t = FindingFormatArg::Text, help_heading = "Output")]
-    pub format: FindingFormatArg,
+    #[arg(
+        long,
+        value_parser = format_values::<TextOrRecords>(),
+        default_value_t = Format::Text,
+        help_heading = "Output"
+    )]
+    pub format: Format,
 
     /// The least severe findings shown: error, warning (default) or info.
     #[arg(long, value_enum, default_value_t = Level::Warning, help_heading = "Output")]
@@ -144,9 +148,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
 
-    if args.format == FindingFormatArg::Parquet {
-        RecordFormat::Parquet.refuse_terminal(run.ctx.data_on_terminal)?;
-    }
+    let format = SinkFormat::new(args.format, run.ctx.data_on_terminal, run.ctx.threads)?;
     let output = Output::create(args.output.output.as_deref())?;
     let detail = TextDetail {
         context: !args.compact && (args.verbose || run.ctx.data_on_terminal || args.board),
@@ -154,13 +156,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         board: args.board,
     };
     let codes = args.codes.filter()?;
-    let mut writer = FindingWriter::new(
-        output,
-        FindingFormat::from(args.format),
-        run.ctx.color,
-        detail,
-    )?
-    .encode_ahead(run.ctx.threads)?;
+    let mut writer = FindingWriter::new(output, format, run.ctx.color, detail)?;
     let mut clean_out = args.clean_out.as_deref().map(open_copy).transpose()?;
     let mut broken_out = args.broken_out.as_deref().map(open_copy).transpose()?;
     let mut figures = RunFigures::default();

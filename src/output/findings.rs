@@ -3,20 +3,11 @@
 use std::io::Write;
 
 use crate::output::board::text_board;
-use crate::output::records::{RecordFormat, RecordWriter};
+use crate::output::sink::{Sink, SinkFormat};
 use crate::record::{Cells, Column, Record};
 use crate::rules::findings::marks::marks_of;
 use crate::rules::{Code, Finding, GameReport, Severity};
 use crate::terminal::visible;
-
-/// `--format` of commands that report findings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FindingFormat {
-    Text,
-    Jsonl,
-    Csv,
-    Parquet,
-}
 
 /// One finding with its game's identity: the record of the jsonl and csv formats, with
 /// SPEC.md's keys in SPEC.md's order.
@@ -130,19 +121,13 @@ impl CodeFilter {
 /// Writes findings in one format.
 pub struct FindingWriter<W: Write + Send> {
     sink: Sink<W>,
+    color: bool,
+    /// What the text adds under each finding.
+    detail: TextDetail,
     /// Findings written so far.
     pub written: u64,
     /// The codes whose meaning was already printed.
     explained: Vec<Code>,
-}
-
-enum Sink<W: Write + Send> {
-    Text {
-        out: W,
-        color: bool,
-        detail: TextDetail,
-    },
-    Records(RecordWriter<W>),
 }
 
 const RED: &str = "\x1b[31m";
@@ -152,43 +137,20 @@ const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
 impl<W: Write + Send> FindingWriter<W> {
+    /// Findings on `out` in `format` (`color` and `detail`: the text's).
     pub fn new(
         out: W,
-        format: FindingFormat,
+        format: SinkFormat,
         color: bool,
         detail: TextDetail,
     ) -> anyhow::Result<FindingWriter<W>> {
-        let sink = match format {
-            FindingFormat::Text => Sink::Text { out, color, detail },
-            FindingFormat::Jsonl => Sink::Records(RecordWriter::new::<FindingRecord>(
-                out,
-                RecordFormat::Jsonl,
-                &[],
-            )?),
-            FindingFormat::Csv => Sink::Records(RecordWriter::new::<FindingRecord>(
-                out,
-                RecordFormat::Csv,
-                &[],
-            )?),
-            FindingFormat::Parquet => Sink::Records(RecordWriter::new::<FindingRecord>(
-                out,
-                RecordFormat::Parquet,
-                &[],
-            )?),
-        };
         Ok(FindingWriter {
-            sink,
+            sink: format.open::<FindingRecord, W>(out, &[])?,
+            color,
+            detail,
             written: 0,
             explained: Vec::new(),
         })
-    }
-
-    /// As [`RecordWriter::encode_ahead`].
-    pub fn encode_ahead(mut self, threads: usize) -> anyhow::Result<Self> {
-        if let Sink::Records(records) = self.sink {
-            self.sink = Sink::Records(records.encode_ahead(threads)?);
-        }
-        Ok(self)
     }
 
     /// Writes one finding of one game.
@@ -196,18 +158,19 @@ impl<W: Write + Send> FindingWriter<W> {
         self.written += 1;
         match &mut self.sink {
             Sink::Records(records) => records.write(&FindingRecord { game, finding })?,
-            Sink::Text { out, color, detail } => {
-                write_text(out, game, finding, *color)?;
+            Sink::Text(out) => {
+                let (color, detail) = (self.color, self.detail);
+                write_text(out, game, finding, color)?;
                 if detail.context {
                     let first_of_code = !self.explained.contains(&finding.code);
                     if first_of_code {
                         self.explained.push(finding.code);
                     }
                     let why = detail.why_every_time || first_of_code;
-                    write_context(out, game, finding, why, *color)?;
+                    write_context(out, game, finding, why, color)?;
                 }
                 if detail.board {
-                    write_board(out, finding, *color)?;
+                    write_board(out, finding, color)?;
                 }
             }
         }
@@ -215,10 +178,7 @@ impl<W: Write + Send> FindingWriter<W> {
     }
 
     pub fn finish(self) -> anyhow::Result<W> {
-        Ok(match self.sink {
-            Sink::Text { out, .. } => out,
-            Sink::Records(records) => records.finish()?,
-        })
+        self.sink.finish()
     }
 }
 

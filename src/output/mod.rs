@@ -5,9 +5,11 @@ pub mod board;
 pub mod findings;
 pub mod parquet;
 pub mod pgn;
+pub mod pgn_export;
 pub mod records;
 pub mod report;
-pub mod report_openings;
+pub mod sink;
+pub mod split_files;
 pub mod summary;
 pub mod summary_csv;
 
@@ -16,6 +18,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+
+pub use sink::{Format, Sink, SinkFormat};
 
 const BUFFER_SIZE: usize = 256 * 1024;
 

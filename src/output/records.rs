@@ -8,30 +8,13 @@ use std::cell::RefCell;
 use std::io::Write;
 
 use super::parquet::ParquetTable;
+use super::sink::Format;
 use crate::record::{Cells, Json, Record};
-
-/// `--format` of the record formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecordFormat {
-    Csv,
-    Jsonl,
-    Parquet,
-}
-
-impl RecordFormat {
-    /// Parquet is binary: refused on a terminal (`-o FILE` or a pipe), before any work.
-    pub fn refuse_terminal(self, data_on_terminal: bool) -> anyhow::Result<()> {
-        if self == RecordFormat::Parquet && data_on_terminal {
-            anyhow::bail!("--format parquet writes a binary file: give -o FILE or pipe the output");
-        }
-        Ok(())
-    }
-}
 
 /// Writes records of one type in one format.
 pub struct RecordWriter<W: Write + Send> {
     out: Destination<W>,
-    format: RecordFormat,
+    format: Format,
     /// Columns named at run time after the record type's own (`stats --tags`): strings.
     extra: Vec<String>,
 }
@@ -45,19 +28,21 @@ enum Destination<W: Write + Send> {
 impl<W: Write + Send> RecordWriter<W> {
     /// A writer that has written the CSV header, so a run without records still gives a
     /// table (and Parquet a file with the columns and no row). `extra` names string columns
-    /// that follow the record type's own (the record pushes their cells last).
-    pub fn new<R: Record>(
+    /// that follow the record type's own (the record pushes their cells last). Commands
+    /// open one through `SinkFormat::open`.
+    pub(super) fn new<R: Record>(
         mut out: W,
-        format: RecordFormat,
+        format: Format,
         extra: &[String],
     ) -> anyhow::Result<RecordWriter<W>> {
         let out = match format {
-            RecordFormat::Csv => {
+            Format::Text => anyhow::bail!(NOT_A_RECORD_FORMAT),
+            Format::Csv => {
                 out.write_all(&csv_header::<R>(extra))?;
                 Destination::Text(out)
             }
-            RecordFormat::Jsonl => Destination::Text(out),
-            RecordFormat::Parquet => Destination::Parquet(Box::new(ParquetTable::new(
+            Format::Jsonl => Destination::Text(out),
+            Format::Parquet => Destination::Parquet(Box::new(ParquetTable::new(
                 out,
                 columns::<R>(extra),
                 R::EMPTY_STRING_IS_NULL,
@@ -70,17 +55,12 @@ impl<W: Write + Send> RecordWriter<W> {
         })
     }
 
-    /// With worker threads (`threads` above 1), Parquet row groups are encoded on a
-    /// thread of their own, so the workers do not wait while one is compressed
-    /// (`ParquetTable::encode_ahead`); `--threads 1` stays one thread. The bytes are the
-    /// same either way.
-    pub fn encode_ahead(mut self, threads: usize) -> anyhow::Result<Self> {
-        if let Destination::Parquet(table) = &mut self.out
-            && threads > 1
-        {
+    /// Parquet row groups encoded on a thread of their own (`SinkFormat::new` says when).
+    pub(super) fn encode_ahead(&mut self) -> anyhow::Result<()> {
+        if let Destination::Parquet(table) = &mut self.out {
             table.encode_ahead()?;
         }
-        Ok(self)
+        Ok(())
     }
 
     pub fn write<R: Record>(&mut self, record: &R) -> anyhow::Result<()> {
@@ -106,6 +86,9 @@ impl<W: Write + Send> RecordWriter<W> {
         }
     }
 }
+
+/// A command's text is its own: a record has none (its `--format` does not offer text).
+const NOT_A_RECORD_FORMAT: &str = "--format text writes no records";
 
 /// The columns of a record type, then the `extra` string columns: names and JSON types.
 fn columns<R: Record>(extra: &[String]) -> impl Iterator<Item = (&str, Json)> {
@@ -152,11 +135,7 @@ fn decode_cells(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// One record in `format`, with its line end (`extra`: as [`RecordWriter::new`]; Parquet:
 /// the cells, for [`RecordWriter::write_encoded`] to gather). Each thread keeps its cells'
 /// buffers, so a record costs one allocation (the bytes returned).
-pub fn encode<R: Record>(
-    record: &R,
-    format: RecordFormat,
-    extra: &[String],
-) -> anyhow::Result<Vec<u8>> {
+pub fn encode<R: Record>(record: &R, format: Format, extra: &[String]) -> anyhow::Result<Vec<u8>> {
     encode_with::<R>(|cells| record.cells(cells), format, extra)
 }
 
@@ -164,7 +143,7 @@ pub fn encode<R: Record>(
 /// not made again).
 pub fn encode_with<R: Record>(
     fill: impl FnOnce(&mut Cells),
-    format: RecordFormat,
+    format: Format,
     extra: &[String],
 ) -> anyhow::Result<Vec<u8>> {
     thread_local! {
@@ -174,13 +153,14 @@ pub fn encode_with<R: Record>(
         cells.clear();
         fill(cells);
         Ok(match format {
-            RecordFormat::Csv => {
+            Format::Text => anyhow::bail!(NOT_A_RECORD_FORMAT),
+            Format::Csv => {
                 let mut row = Vec::with_capacity(cells.joined().len() + 1);
                 csv_row(cells, &mut row);
                 row
             }
-            RecordFormat::Jsonl => json_line::<R>(cells, extra),
-            RecordFormat::Parquet => encode_cells(cells),
+            Format::Jsonl => json_line::<R>(cells, extra),
+            Format::Parquet => encode_cells(cells),
         })
     })
 }
@@ -289,8 +269,9 @@ mod parquet_cells {
 mod stats_columns {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
-    use super::{RecordFormat, encode};
+    use super::encode;
     use crate::input::{Limits, Splitter};
+    use crate::output::sink::Format;
     use crate::record::Record;
     use crate::rules::{ReplayOptions, replay};
     use crate::stats::StatsRow;
@@ -302,7 +283,7 @@ mod stats_columns {
         let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
         let raw = splitter.next_game().unwrap().unwrap();
         let report = replay(&raw, &ReplayOptions::default(), &mut ());
-        let line = encode(&StatsRow::new(&report, &[]), RecordFormat::Jsonl, &[]).unwrap();
+        let line = encode(&StatsRow::new(&report, &[]), Format::Jsonl, &[]).unwrap();
         let object: serde_json::Map<String, serde_json::Value> =
             serde_json::from_slice(&line).unwrap();
         let columns = <StatsRow as Record>::COLUMNS;

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use crate::output::board::escape_html;
 use crate::output::findings::CodeFilter;
-use crate::output::report_openings::OpeningScores;
 use crate::pgn::RawGame;
 use crate::rules::result::Termination;
 use crate::rules::{Code, Finding, GameReport, Severity, Status};
@@ -18,10 +17,12 @@ use crate::terminal::thousands;
 
 mod accuracy;
 mod cards;
+mod openings;
 mod table;
 
 use accuracy::TimeAndAccuracy;
 use cards::ErrorBoard;
+use openings::OpeningScores;
 use table::{FindingRow, FindingTable};
 
 /// The figures of a run, gathered game by game in input order: the same `Summary` that

@@ -344,3 +344,38 @@ fn unknown_encoding_is_a_usage_error_in_clap_format() {
         "{stderr}"
     );
 }
+
+/// Each command's `--format` takes its own values, in its own order, with its own default:
+/// one it does not take is clap's usage error naming those (the one parser of
+/// `--format`, given each command's list).
+#[test]
+fn each_format_flag_takes_its_commands_values() {
+    let text_or_records = "[possible values: text, jsonl, csv, parquet]";
+    for (command, refused, values, default) in [
+        (
+            "stats",
+            "text",
+            "[possible values: csv, jsonl, parquet]",
+            "[default: csv]",
+        ),
+        ("validate", "tsv", text_or_records, "[default: text]"),
+        ("fen", "Csv", text_or_records, "[default: text]"),
+        ("check-fen", "html", text_or_records, "[default: text]"),
+    ] {
+        let (code, _, stderr) = run_args(&[command, "--format", refused]);
+        assert_eq!(code, 2, "{command}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "error: invalid value '{refused}' for '--format <FORMAT>'"
+            )),
+            "{command}: {stderr}"
+        );
+        assert!(stderr.contains(values), "{command}: {stderr}");
+        let (code, help, stderr) = run_args(&[command, "--help"]);
+        assert_eq!(code, 0, "{command}: {stderr}");
+        let flag = help.split("--format <FORMAT>").nth(1).unwrap_or_default();
+        let flag = flag.split("\n\n  ").next().unwrap_or_default();
+        assert!(flag.contains(default), "{command}: {flag}");
+        assert!(flag.contains(values), "{command}: {flag}");
+    }
+}

@@ -1,0 +1,126 @@
+//! `--format`, and the one way a command opens the sink its data goes to: its own text, or
+//! records of one type (CSV, JSON lines, Parquet, written by `output::records`). Parquet is
+//! refused on a terminal and encoded ahead with worker threads here, so every command
+//! that writes records does both the same way.
+
+use std::fmt;
+use std::io::Write;
+
+use super::records::RecordWriter;
+use crate::record::Record;
+
+/// `--format`: a command's text form, or one of the record formats. Each command takes
+/// the values its flag lists (`cli::format_values`, `cli::FormatList`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Csv,
+    Jsonl,
+    Parquet,
+}
+
+impl Format {
+    /// The value `--format` takes.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Csv => "csv",
+            Format::Jsonl => "jsonl",
+            Format::Parquet => "parquet",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `--format` checked against where the data goes, before anything is opened; `open`
+/// then opens the sink. The two steps are apart because a command opens its other
+/// outputs between them (`stats --summary-output`), and a refusal must come first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SinkFormat {
+    format: Format,
+    /// Parquet row groups encoded on a thread of their own (worker threads only).
+    encode_ahead: bool,
+}
+
+impl SinkFormat {
+    /// A command's text, never on a terminal's account (findings on stderr).
+    pub const TEXT: SinkFormat = SinkFormat {
+        format: Format::Text,
+        encode_ahead: false,
+    };
+
+    /// Parquet is binary: refused when the data goes to a terminal (it needs `-o FILE` or
+    /// a pipe). With worker threads (`threads` above 1) its row groups are encoded on a
+    /// thread of their own, so the workers do not wait while one is compressed
+    /// (`ParquetTable::encode_ahead`); `--threads 1` stays one thread. The bytes are the
+    /// same either way.
+    pub fn new(
+        format: Format,
+        data_on_terminal: bool,
+        threads: usize,
+    ) -> anyhow::Result<SinkFormat> {
+        if format == Format::Parquet && data_on_terminal {
+            anyhow::bail!("--format parquet writes a binary file: give -o FILE or pipe the output");
+        }
+        Ok(SinkFormat {
+            format,
+            encode_ahead: threads > 1,
+        })
+    }
+
+    pub fn format(self) -> Format {
+        self.format
+    }
+
+    /// The sink of a command's data on `out`: `out` itself for text, else a writer of
+    /// `R` records that has written the CSV header (so a run without records still gives
+    /// a table, and Parquet a file with the columns and no row). `extra` names string
+    /// columns after the record type's own (`stats --tags`; the record pushes their cells
+    /// last).
+    pub fn open<R: Record, W: Write + Send>(
+        self,
+        out: W,
+        extra: &[String],
+    ) -> anyhow::Result<Sink<W>> {
+        if self.format == Format::Text {
+            return Ok(Sink::Text(out));
+        }
+        Ok(Sink::Records(self.open_records::<R, W>(out, extra)?))
+    }
+
+    /// As [`SinkFormat::open`], for a command that writes records only (its `--format`
+    /// does not take text: text here is an error).
+    pub fn open_records<R: Record, W: Write + Send>(
+        self,
+        out: W,
+        extra: &[String],
+    ) -> anyhow::Result<RecordWriter<W>> {
+        let mut records = RecordWriter::new::<R>(out, self.format, extra)?;
+        if self.encode_ahead {
+            records.encode_ahead()?;
+        }
+        Ok(records)
+    }
+}
+
+/// Where a command's data goes: its own text, or records.
+pub enum Sink<W: Write + Send> {
+    Text(W),
+    Records(RecordWriter<W>),
+}
+
+impl<W: Write + Send> Sink<W> {
+    /// Ends the records (Parquet's last row group and footer) and hands back the
+    /// destination.
+    pub fn finish(self) -> anyhow::Result<W> {
+        match self {
+            Sink::Text(out) => Ok(out),
+            Sink::Records(records) => records.finish(),
+        }
+    }
+}
