@@ -48,7 +48,8 @@ pub struct SinkFormat {
 }
 
 impl SinkFormat {
-    /// A command's text, never on a terminal's account (findings on stderr).
+    /// Text, with nothing to check: the error findings `fen` and `convert` write on
+    /// stderr.
     pub const TEXT: SinkFormat = SinkFormat {
         format: Format::Text,
         encode_ahead: false,
@@ -73,6 +74,7 @@ impl SinkFormat {
         })
     }
 
+    /// The format checked.
     pub fn format(self) -> Format {
         self.format
     }
