@@ -81,6 +81,7 @@ impl GameRun {
         let options = ReplayOptions {
             decoder: input.encoding,
             mate_check: input.mate_check.into(),
+            piece_letters: input.piece_letters(),
             ..ReplayOptions::default()
         };
         let filter = GameFilter::new(&input.filters.filters())?;

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{CodeArgs, FindingFormatArg};
-use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
+use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun};
 use crate::exit::ExitStatus;
 use crate::output::Output;
@@ -78,11 +78,6 @@ pub struct Args {
     /// variation in `move` (`(12... Nf6 ...) 14. O-O`); it does not stop the main line.
     #[arg(long, help_heading = "Rules")]
     pub variations: bool,
-
-    /// Read piece letters of another language: de (K D T L S), fr (R D T F C) or
-    /// nl (K D T L P). Each move so read is reported as info `san.notation`.
-    #[arg(long, value_enum, value_name = "LANG", help_heading = "Rules")]
-    pub piece_letters: Option<PieceLetters>,
 }
 
 const EXAMPLES: &str = "\
@@ -132,7 +127,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         ],
     )?;
     run.options.variations = args.variations;
-    run.options.piece_letters = args.piece_letters.map(Into::into);
     run.options.tag_infos = args.level == Level::Info;
     // Openings and annotations only show through info findings or a `--where` column.
     run.options.figures = args.level == Level::Info || run.filter.reads_columns();

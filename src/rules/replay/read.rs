@@ -120,13 +120,11 @@ pub(crate) fn read_move(
     let text = owned.as_deref().unwrap_or(text);
     let Some(reading) = notation::read(pos, text, options.piece_letters) else {
         let message = notation::why_not_a_move(&options.decoder.decode(text));
-        return (
-            TokenRead::Fail {
-                code: Code::MoveSyntax,
-                message,
-            },
-            extra,
-        );
+        let fail = TokenRead::Fail {
+            code: Code::MoveSyntax,
+            message,
+        };
+        return (with_letters_hint(fail, pos, text, options), extra);
     };
     let why = match (split_why, reading.why) {
         (Some(a), Some(b)) => Some(format!("{a}; {b}")),
@@ -175,7 +173,27 @@ pub(crate) fn read_move(
         }
         Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
     };
-    (read, extra)
+    (with_letters_hint(read, pos, text, options), extra)
+}
+
+/// A failed move's message, with the other languages' piece letters that would have read
+/// it as a legal move (`notation::other_letters`); a move read is left as it is.
+fn with_letters_hint(
+    read: TokenRead,
+    pos: &Chess,
+    text: &[u8],
+    options: &ReplayOptions,
+) -> TokenRead {
+    match read {
+        TokenRead::Fail { code, mut message } => {
+            if let Some(hint) = notation::other_letters(pos, text, options.piece_letters) {
+                message.push_str("; ");
+                message.push_str(&hint);
+            }
+            TokenRead::Fail { code, message }
+        }
+        read => read,
+    }
 }
 
 /// How many tokens after the move token at `index` belong to it (`e8 (Q)`, `exd6 e.p.`),
