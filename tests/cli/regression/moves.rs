@@ -758,3 +758,27 @@ fn piece_letters_must_be_five_distinct_upper_case_letters() {
         );
     }
 }
+
+#[test]
+fn an_escaped_nag_is_read_as_the_nag() {
+    // By hand: `\$1`, `\$14` and `\$6` are NAGs (one finding for the game, naming the
+    // first line); the `\$14` inside the comment is the comment's text. 5 plies.
+    let found = trust_findings("escaped_nags.pgn", &[]);
+    assert_eq!(
+        found,
+        [(
+            1,
+            5,
+            "input.escaped-nag".to_string(),
+            "line 4: a NAG written with a backslash (`\\$`) was read as the NAG".to_string()
+        )]
+    );
+    let path = testdata("trust/escaped_nags.pgn");
+    let (_, converted, _) = run_args(&["convert", "--quiet", path.to_str().unwrap()]);
+    assert!(
+        converted.contains(
+            "1. e4 $1 e5 2. Nf3 $14 { White is slightly better \\$14 } 2... Nc6 $6 3. Bb5 *"
+        ),
+        "{converted}"
+    );
+}
