@@ -13,7 +13,7 @@ use super::scan::find_byte;
 use super::skip::Skip;
 use super::spares::shrink_large;
 use super::spares::take_game;
-use super::tags::{parse_tag_line, plain_tag_line};
+use super::tags::{drop_tag_tail, parse_bracketless_tag_line, parse_tag_line, plain_tag_line};
 use super::{Builder, LexLine, Limits, OVERFLOW_PEEK, Out, State};
 
 impl State {
@@ -68,7 +68,9 @@ impl State {
                     && !closer_line(line, first))
         } else if first.is_some_and(|i| line.get(i) == Some(&b'[')) {
             // `[/pgn]` closes a forum wrapper: it ends the game before it.
-            (b.has_movetext || b.finished) && first.is_some_and(|i| line.get(i + 1) != Some(&b'/'))
+            // Text after a tag line's `]` is no movetext when a tag line follows it.
+            ((b.has_movetext && b.tag_tail.is_none()) || b.finished)
+                && first.is_some_and(|i| line.get(i + 1) != Some(&b'/'))
         } else {
             // Stray bytes or closers after the marker make no game: the finished game takes
             // them.
@@ -452,7 +454,13 @@ impl State {
                 detail: "a `{` comment is never closed; the moves before it are kept".to_string(),
             });
         } else if at_eof && !b.finished && !b.overflow {
-            let line = game.tokens.last().map_or(0, |t| t.line);
+            // Where the input ends: the last token's line, or the last tag's.
+            let line = game
+                .tokens
+                .last()
+                .map(|t| t.line)
+                .max(game.tags.last().map(|t| t.line));
+            let line = line.unwrap_or(0);
             game.problems.push(InputProblem {
                 kind: InputProblemKind::Truncated,
                 line,
@@ -639,6 +647,7 @@ pub(super) fn tokenise_line(
     line: LexLine<'_>,
 ) -> usize {
     let Some(first) = line.first else {
+        b.tag_tail = None;
         return line_end(line.bytes, 0);
     };
     // Stray bytes after the marker, or a line that starts with a DOS end-of-file byte (a
@@ -666,15 +675,39 @@ pub(super) fn tokenise_line(
             }
             Some(b'[') => {
                 b.has_tags = true;
+                let header = tag_section(b, out);
                 match parse_tag_line(out, line, first) {
+                    Ok(movetext_start) if header => {
+                        let tokens = u32::try_from(out.tokens.len()).unwrap_or(u32::MAX);
+                        let end = lex_movetext(b, out, limits, line, movetext_start);
+                        b.tag_tail = (!b.finished && b.depth == 0 && b.open_comment.is_none())
+                            .then_some((tokens, line.offset));
+                        return end;
+                    }
                     Ok(movetext_start) => from = movetext_start,
                     Err(end) => return end,
                 }
             }
-            _ => {}
+            _ if b.has_tags
+                && !b.has_movetext
+                && let Some(end) = parse_bracketless_tag_line(out, line, first) =>
+            {
+                return end;
+            }
+            _ => b.tag_tail = None,
         }
     }
     lex_movetext(b, out, limits, line, from)
+}
+
+/// Whether a tag line starts in the tag section: no movetext yet, or only the text after
+/// the last tag line's `]`, which is then dropped (`tags::drop_tag_tail`).
+fn tag_section(b: &mut Builder, out: &mut Out<'_>) -> bool {
+    if let Some((tokens, line)) = b.tag_tail.take() {
+        drop_tag_tail(out, tokens, line);
+        b.has_movetext = false;
+    }
+    !b.has_movetext && !b.finished
 }
 
 /// A line of stray bytes (`lines::stray_line`), noted for `finish_current` and passed
