@@ -253,7 +253,9 @@ fn lex_mark(
                 .take_while(|b| b.is_ascii_digit())
                 .count();
             let kind = if digits > 0 {
-                unescape_nag(out, line, i);
+                if i > 0 && bytes.get(i - 1) == Some(&b'\\') {
+                    unescape_nag(out, line, i);
+                }
                 TokenKind::Nag
             } else {
                 TokenKind::Word
