@@ -18,7 +18,7 @@ use crate::pgn::{TextDecoder, UnknownEncoding};
 use crate::pipeline::{GameRange, Shard};
 use crate::rules::fen::style::{CastlingLetters, EpConvention};
 use crate::rules::mate_check::MateCheck;
-use crate::rules::replay::notation;
+use crate::rules::replay::notation::{BadPieceLetters, PieceLetters};
 
 /// Validate, measure and convert chess game archives (PGN/FEN).
 ///
@@ -176,9 +176,26 @@ pub struct InputArgs {
     )]
     pub mate_check: MateCheckArg,
 
+    /// The letters the input writes for king, queen, rook, bishop and knight: KQRBN
+    /// (English), KDTLS (German), KDTLP (Dutch), RDTAC (Spanish, Italian), RDTFC (French).
+    /// Each move so read is reported as info `san.notation`; output is written in English.
+    #[arg(
+        long,
+        value_name = "LETTERS",
+        default_value = "KQRBN",
+        value_parser = parse_piece_letters,
+        help_heading = "Input"
+    )]
+    pub piece_letters: PieceLetters,
+
     /// `--where`, `--reaches`, `--material`, `--dedupe` (judged after --games/--shard).
     #[command(flatten)]
     pub filters: FilterArgs,
+}
+
+/// `--piece-letters LETTERS`: a bad value is a usage error, in clap's format.
+fn parse_piece_letters(text: &str) -> Result<PieceLetters, BadPieceLetters> {
+    PieceLetters::parse(text)
 }
 
 /// `--mate-check`: how far the analysis of who can still mate goes.
@@ -211,6 +228,11 @@ impl InputArgs {
     /// The one file `--game FILE:N` names, if it names one.
     pub fn game_file(&self) -> Option<&str> {
         self.game.as_ref().and_then(|pick| pick.file.as_deref())
+    }
+
+    /// The piece letters the replay reads: `None` for English, the plain path.
+    pub fn piece_letters(&self) -> Option<PieceLetters> {
+        (!self.piece_letters.is_english()).then_some(self.piece_letters)
     }
 }
 
@@ -353,27 +375,6 @@ impl Context {
             stdin_is_terminal: std::io::stdin().is_terminal(),
             data_on_terminal,
             color,
-        }
-    }
-}
-
-/// `--piece-letters`: piece letters of another language, read only when asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PieceLetters {
-    /// German: K D T L S (König, Dame, Turm, Läufer, Springer).
-    De,
-    /// French: R D T F C (Roi, Dame, Tour, Fou, Cavalier).
-    Fr,
-    /// Dutch: K D T L P (Koning, Dame, Toren, Loper, Paard).
-    Nl,
-}
-
-impl From<PieceLetters> for notation::PieceLetters {
-    fn from(letters: PieceLetters) -> notation::PieceLetters {
-        match letters {
-            PieceLetters::De => notation::PieceLetters::De,
-            PieceLetters::Fr => notation::PieceLetters::Fr,
-            PieceLetters::Nl => notation::PieceLetters::Nl,
         }
     }
 }

@@ -20,7 +20,6 @@ use crate::output::summary::{RunFigures, Selection, selection_line, summary_line
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
 use crate::record::Cells;
-use crate::rules::replay::notation::PieceLetters;
 use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Severity};
 
 /// How a run ends, as the command sees it.
@@ -58,8 +57,6 @@ pub struct Reads {
     pub info_findings: bool,
     /// Every variation replayed and checked too (`validate --variations`).
     pub variations: bool,
-    /// The piece letters of another language (`--piece-letters`).
-    pub piece_letters: Option<PieceLetters>,
 }
 
 impl Reads {
@@ -69,7 +66,6 @@ impl Reads {
         figures: false,
         info_findings: false,
         variations: false,
-        piece_letters: None,
     };
 }
 
@@ -302,7 +298,7 @@ fn replay_options(input: &InputArgs, reads: Reads, filter: &GameFilter) -> Repla
         decoder: input.encoding,
         mate_check: input.mate_check.into(),
         variations: reads.variations,
-        piece_letters: reads.piece_letters,
+        piece_letters: input.piece_letters(),
         tag_infos: reads.info_findings,
         figures: reads.figures || columns,
         judgement: reads.report || columns,

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{CodeArgs, TextOrRecords, format_values};
-use crate::cli::{GlobalArgs, InputArgs, OutputArg, PieceLetters};
+use crate::cli::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
 use crate::output::findings::{FindingWriter, TextDetail};
@@ -85,11 +85,6 @@ pub struct Args {
     /// variation in `move` (`(12... Nf6 ...) 14. O-O`); it does not stop the main line.
     #[arg(long, help_heading = "Rules")]
     pub variations: bool,
-
-    /// Read piece letters of another language: de (K D T L S), fr (R D T F C) or
-    /// nl (K D T L P). Each move so read is reported as info `san.notation`.
-    #[arg(long, value_enum, value_name = "LANG", help_heading = "Rules")]
-    pub piece_letters: Option<PieceLetters>,
 }
 
 const EXAMPLES: &str = "\
@@ -143,7 +138,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             figures: info,
             info_findings: info,
             variations: args.variations,
-            piece_letters: args.piece_letters.map(Into::into),
             ..Reads::REPORT
         },
     )?;

@@ -8,6 +8,7 @@ use crate::pgn::{InputProblemKind, RawGame, Span};
 
 use super::chunk::count_lines;
 use super::split::lines::{first_significant, looks_like_tag_line};
+use super::split::tags::bracketless_tag;
 use super::split::{Limits, Splitter};
 
 /// How far into a line the start of a tag pair is looked for by `last_safe_cut`: within
@@ -17,8 +18,8 @@ const CUT_PEEK: usize = 256;
 /// Where a stream may be cut into parts that split, each on its own, into the very games
 /// the whole stream splits into: the start of the last line in `bytes` (not the first)
 /// that opens a tag pair and follows, after blank lines only, a line of movetext (one
-/// whose first byte that counts is not `[`, nor a `%` escape, and that holds no `[` out of
-/// comments). In whatever state the
+/// whose first byte that counts is not `[`, nor a `%` escape, that holds no `[` out of
+/// comments and is no tag line without its `[`, `tags::bracketless_tag`). In whatever state the
 /// splitter reaches such a line, it starts the next game (`State::is_boundary`): after
 /// movetext a `[` line always does, and in an open comment or past the size limit a line
 /// that opens a tag pair does.
@@ -38,6 +39,8 @@ pub(super) fn last_safe_cut(bytes: &[u8]) -> Option<usize> {
                 && first != Some(b'[')
                 && !(i == 0 && first == Some(b'%'))
                 && !has_bracket_outside_comments(line)
+                // A tag line without its `[` may stand inside a tag section.
+                && bracketless_tag(line, i).is_none()
             {
                 return Some(cut);
             }

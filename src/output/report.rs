@@ -453,7 +453,7 @@ const STYLE: &str = "
   --error: #c62828; --warning: #9a6700; --info: #4b5563; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif;
-  color: var(--ink); background: #f7f7f5; }
+  color: var(--ink); background: #f7f7f5; overflow-wrap: anywhere; }
 header { background: #1f2933; color: #fff; padding: 20px 32px; }
 header h1 { margin: 0; font-size: 24px; overflow-wrap: anywhere; }
 header .meta { margin: 4px 0 0; color: #cbd5e1; overflow-wrap: anywhere; }

@@ -189,4 +189,6 @@ pub enum InputProblemKind {
     UnsupportedEncoding,
     /// The game went past a documented limit (size, nesting).
     LimitExceeded,
+    /// A NAG written with a backslash (`\$14`) was read as the NAG.
+    EscapedNag,
 }

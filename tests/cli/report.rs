@@ -552,6 +552,124 @@ fn report_draws_the_final_board_of_a_win_that_cannot_be() {
     assert_eq!(articles(&std::fs::read_to_string(&page).unwrap()).len(), 2);
 }
 
+/// The browser the layout tests load pages in (Debian's `chromium`; `.ci/run` installs it).
+fn chromium() -> std::path::PathBuf {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            std::env::var_os("PATH").and_then(|path| {
+                std::env::split_paths(&path)
+                    .map(|dir| dir.join(name))
+                    .find(|file| file.is_file())
+            })
+        });
+    found.expect("the report's layout test needs Chromium: apt-get install -y chromium")
+}
+
+/// How `page` lays out in a phone's 390 px: (the width of its content, the width of its
+/// viewport, the texts that stand out past it). Headless Chromium keeps its window at
+/// least 500 px wide, so the page is loaded into a 390 px frame of a wrapper page (as
+/// `srcdoc`, of the wrapper's origin, so the wrapper's script may measure it) and the
+/// script writes the figures into the DOM that `--dump-dom` prints.
+fn layout_at_390(page: &std::path::Path) -> (u32, u32, String) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let srcdoc = html.replace('&', "&amp;").replace('"', "&quot;");
+    let wrapper = format!(
+        r#"<!doctype html><html><body style="margin:0">
+<iframe id="f" style="width:390px;height:800px;border:0" srcdoc="{srcdoc}"></iframe>
+<script>
+document.getElementById("f").addEventListener("load", () => {{
+  const doc = document.getElementById("f").contentDocument;
+  const root = doc.documentElement;
+  const wide = [];
+  const texts = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
+  while (texts.nextNode()) {{
+    const range = doc.createRange();
+    range.selectNodeContents(texts.currentNode);
+    if (range.getBoundingClientRect().right > root.clientWidth + 0.5) {{
+      wide.push(texts.currentNode.textContent.trim().slice(0, 60));
+    }}
+  }}
+  const out = document.createElement("pre");
+  out.id = "layout";
+  out.textContent = root.scrollWidth + " " + root.clientWidth + " " + wide.join(" | ");
+  document.body.appendChild(out);
+}});
+</script></body></html>"#
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper_path = dir.path().join("wrapper.html");
+    std::fs::write(&wrapper_path, wrapper).unwrap();
+    let output = std::process::Command::new("timeout")
+        .arg("120")
+        .arg(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=500,900",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.path().join("profile").display()
+        ))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", wrapper_path.display()))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let start = dom.find("<pre id=\"layout\">").unwrap_or_else(|| {
+        panic!(
+            "no layout figures: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    }) + "<pre id=\"layout\">".len();
+    let figures = &dom[start..start + dom[start..].find("</pre>").unwrap()];
+    let mut parts = figures.splitn(3, ' ');
+    let scroll = parts.next().unwrap().parse().unwrap();
+    let client = parts.next().unwrap().parse().unwrap();
+    (scroll, client, parts.next().unwrap_or("").to_string())
+}
+
+/// Issue 42 item 12: a long file path, a `[FEN "..."]` text, a long event, site or name
+/// stand unbroken in an error card; every text must wrap so that the page fits a phone.
+#[test]
+fn report_fits_a_390_px_phone_whatever_the_paths_and_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir
+        .path()
+        .join("a_directory_with_a_very_long_name_that_does_not_break_anywhere_at_all_in_its_path");
+    std::fs::create_dir(&deep).unwrap();
+    std::fs::copy(
+        testdata("trust/wide_card.pgn"),
+        deep.join("a_file_whose_name_is_also_long_enough_to_be_wider_than_a_phone.pgn"),
+    )
+    .unwrap();
+    let page = dir.path().join("report.html");
+    let (code, _, stderr) = run_args(&[
+        "report",
+        "-q",
+        deep.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // The page holds the texts that stood out before: the path, the FEN, the event.
+    assert!(
+        html.contains("a_file_whose_name_is_also_long_enough"),
+        "no path"
+    );
+    assert!(html.contains("[FEN &quot;rnbq1rk1/") || html.contains("[FEN \"rnbq1rk1/"));
+    let (scroll, client, wide) = layout_at_390(&page);
+    assert!(client <= 390 && client > 300, "viewport {client} px");
+    assert!(
+        scroll <= client && wide.is_empty(),
+        "the page is {scroll} px wide in {client} px: {wide}"
+    );
+}
+
 /// SPEC.md "What a Termination tag claims": a contradicted claim and a draw on time that
 /// FIDE 6.9 makes a win get a card with the final board, and the overview counts them.
 #[test]

@@ -11,7 +11,7 @@ use super::lines::{
 use super::scan::find_byte;
 use super::skip::Skip;
 use super::spares::take_game;
-use super::tags::{parse_tag_line, plain_tag_line};
+use super::tags::{drop_tag_tail, parse_bracketless_tag_line, parse_tag_line, plain_tag_line};
 use super::{Builder, LexLine, Limits, OVERFLOW_PEEK, Out, State};
 
 impl State {
@@ -66,7 +66,9 @@ impl State {
                     && !closer_line(line, first))
         } else if first.is_some_and(|i| line.get(i) == Some(&b'[')) {
             // `[/pgn]` closes a forum wrapper: it ends the game before it.
-            (b.has_movetext || b.finished) && first.is_some_and(|i| line.get(i + 1) != Some(&b'/'))
+            // Text after a tag line's `]` is no movetext when a tag line follows it.
+            ((b.has_movetext && !holds_tag_tail(b)) || b.finished)
+                && first.is_some_and(|i| line.get(i + 1) != Some(&b'/'))
         } else {
             // Stray bytes or closers after the marker make no game: the finished game takes
             // them.
@@ -481,6 +483,7 @@ pub(super) fn tokenise_line(
     line: LexLine<'_>,
 ) -> usize {
     let Some(first) = line.first else {
+        b.tag_tail = None;
         return line_end(line.bytes, 0);
     };
     // Stray bytes after the marker, or a line that starts with a DOS end-of-file byte (a
@@ -506,17 +509,77 @@ pub(super) fn tokenise_line(
                     return end;
                 }
             }
-            Some(b'[') => {
-                b.has_tags = true;
-                match parse_tag_line(out, line, first) {
-                    Ok(movetext_start) => from = movetext_start,
-                    Err(end) => return end,
+            Some(b'[') => match tag_line(b, out, line, first) {
+                Ok(movetext_start) => from = movetext_start,
+                Err(end) => return end,
+            },
+            // In a tag section (issue 42): a tag line without its `[`, or the line after
+            // a tag line's tail, which makes the tail movetext.
+            _ if b.tag_tail.is_some() || (b.has_tags && !b.has_movetext) => {
+                if let Some(end) = header_line(b, out, line, first) {
+                    return end;
                 }
             }
             _ => {}
         }
     }
     lex_movetext(b, out, limits, line, from)
+}
+
+/// A tag line (`parse_tag_line`). In the tag section the text after its `]` is held as
+/// the tail (`Builder::tag_tail`) that the next line judges: a tag line drops it
+/// (`tags::drop_tag_tail`), any other line makes it movetext.
+#[inline(never)]
+fn tag_line(
+    b: &mut Builder,
+    out: &mut Out<'_>,
+    line: LexLine<'_>,
+    first: usize,
+) -> Result<usize, usize> {
+    b.has_tags = true;
+    let held = holds_tag_tail(b);
+    if let Some((tokens, tail_line)) = b.tag_tail.take()
+        && held
+    {
+        drop_tag_tail(out, tokens, tail_line);
+        b.has_movetext = false;
+    }
+    let header = !b.has_movetext && !b.finished;
+    let movetext_start = parse_tag_line(out, line, first)?;
+    if header {
+        b.tag_tail = Some((
+            u32::try_from(out.tokens.len()).unwrap_or(u32::MAX),
+            line.offset,
+        ));
+    }
+    Ok(movetext_start)
+}
+
+/// Whether the tail after a tag line's `]` (`Builder::tag_tail`) is held: it neither
+/// ended the game nor left a comment or a variation open.
+pub(super) fn holds_tag_tail(b: &Builder) -> bool {
+    b.tag_tail.is_some() && !b.finished && b.depth == 0 && b.open_comment.is_none()
+}
+
+/// A line in a tag section that does not start with `[`: a tag line without it
+/// (`tags::parse_bracketless_tag_line`; returns where the line ends), or else movetext,
+/// which makes a held tail movetext too.
+#[inline(never)]
+fn header_line(
+    b: &mut Builder,
+    out: &mut Out<'_>,
+    line: LexLine<'_>,
+    first: usize,
+) -> Option<usize> {
+    if b.tag_tail.is_none() || !b.has_movetext {
+        let end = parse_bracketless_tag_line(out, line, first);
+        if end.is_some() {
+            b.tag_tail = None;
+            return end;
+        }
+    }
+    b.tag_tail = None;
+    None
 }
 
 /// A line of stray bytes (`lines::stray_line`), noted for `finish_current` and passed

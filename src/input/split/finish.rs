@@ -35,7 +35,13 @@ impl State {
                 detail: "a `{` comment is never closed; the moves before it are kept".to_string(),
             });
         } else if at_eof && !b.finished && !b.overflow {
-            let line = game.tokens.last().map_or(0, |t| t.line);
+            // Where the input ends: the last token's line, or the last tag's.
+            let line = game
+                .tokens
+                .last()
+                .map(|t| t.line)
+                .max(game.tags.last().map(|t| t.line));
+            let line = line.unwrap_or(0);
             game.problems.push(InputProblem {
                 kind: InputProblemKind::Truncated,
                 line,

@@ -2,7 +2,7 @@
 //! variations, results) as spans into the game's bytes. `skip` follows the same bytes
 //! past the size limit and must agree with it on where a game ends (`tests.rs`).
 
-use crate::pgn::{Span, Token, TokenKind};
+use crate::pgn::{InputProblem, InputProblemKind, Span, Token, TokenKind};
 
 use super::assemble::push_limit;
 use super::lines::{is_bom_at, line_end, next_game_on_line};
@@ -253,6 +253,9 @@ fn lex_mark(
                 .take_while(|b| b.is_ascii_digit())
                 .count();
             let kind = if digits > 0 {
+                if i > 0 && bytes.get(i - 1) == Some(&b'\\') {
+                    unescape_nag(out, line, i);
+                }
                 TokenKind::Nag
             } else {
                 TokenKind::Word
@@ -307,6 +310,37 @@ fn lex_mark(
         }
     }
     Lexed::At(i)
+}
+
+/// `\$14`, as lichess study exports write a NAG: the backslash before the NAG at `i`,
+/// lexed as a word of its own, is dropped (`input.escaped-nag`).
+#[cold]
+#[inline(never)]
+fn unescape_nag(out: &mut Out<'_>, line: LexLine<'_>, i: usize) {
+    let Some(last) = out.tokens.last() else {
+        return;
+    };
+    let backslash = Span::new((line.base + i).saturating_sub(1), line.base + i);
+    if last.kind != TokenKind::Word
+        || last.span != backslash
+        || line.bytes.get(i.wrapping_sub(1)) != Some(&b'\\')
+    {
+        return;
+    }
+    out.tokens.pop();
+    // One finding a game says it; the first line is enough to find them.
+    if out
+        .problems
+        .iter()
+        .any(|p| p.kind == InputProblemKind::EscapedNag)
+    {
+        return;
+    }
+    out.problems.push(InputProblem {
+        kind: InputProblemKind::EscapedNag,
+        line: line.offset,
+        detail: "a NAG written with a backslash (`\\$`) was read as the NAG".to_string(),
+    });
 }
 
 /// A comment (`{...}`, `;` to the line's end) or a variation's bracket at `i`.

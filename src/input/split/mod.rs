@@ -28,7 +28,7 @@ pub(super) mod lines;
 pub(super) mod scan;
 mod skip;
 mod spares;
-mod tags;
+pub(super) mod tags;
 #[cfg(test)]
 mod tests;
 
@@ -126,6 +126,10 @@ struct Builder {
     /// it (`lines::stray_line`): the line offsets of the first and the last, whether they
     /// hold only `0x1A`, and whether the first came before the marker.
     stray: Option<(u32, u32, bool, bool)>,
+    /// Text after the `]` of a tag line in the tag section, read as movetext until the
+    /// next line says what it is (`tags::drop_tag_tail`): how many tokens came before it,
+    /// and its line offset.
+    tag_tail: Option<(u32, u32)>,
 }
 
 /// Where the tokens, tags and problems of a line go (the parts of a `RawGame` other than

@@ -69,6 +69,98 @@ pub(super) fn parse_tag_line(
     }
 }
 
+/// `White "Euwe, Max"]` (or without the `]` too): a tag line that lacks its opening
+/// bracket, a name (starting with a letter) and a quoted value and nothing else. Returns the span of the name and
+/// of the raw value in `line` (its first significant byte at `first`).
+pub(in crate::input) fn bracketless_tag(line: &[u8], first: usize) -> Option<(Span, Span)> {
+    let rest = line.get(first..)?;
+    let (name_len, open) = bracketless_opening(rest)?;
+    let mut end = rest.len();
+    while end > open && rest.get(end - 1).is_some_and(|&c| is_space(c)) {
+        end -= 1;
+    }
+    if rest.get(end - 1) == Some(&b']') {
+        end -= 1;
+    }
+    if end <= open + 1 || rest.get(end - 1) != Some(&b'"') {
+        return None;
+    }
+    let name = Span::new(first, first + name_len);
+    let value = Span::new(first + open + 1, first + end - 1);
+    // A quote inside the value must be escaped: `Nf3 "x" e5 "y"` is no tag.
+    let inner = value.of(line);
+    let bare_quote = inner
+        .iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'"' && (i == 0 || inner.get(i - 1) != Some(&b'\\')));
+    (!bare_quote).then_some((name, value))
+}
+
+/// `Name "` at the start of `rest` (a name that starts with a letter, then white space):
+/// the name's length and where the quote stands. Looks no further, so that the first
+/// movetext line of a game (`1. e4`) costs a byte or two.
+#[inline(always)]
+fn bracketless_opening(rest: &[u8]) -> Option<(usize, usize)> {
+    if !rest.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let name_len = rest
+        .iter()
+        .position(|&c| class(c) & NAME_CHAR == 0)
+        .unwrap_or(rest.len());
+    let spaces = rest
+        .get(name_len..)?
+        .iter()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    let open = name_len + spaces;
+    (rest.get(open) == Some(&b'"')).then_some((name_len, open))
+}
+
+/// A tag line without its opening bracket inside a tag section (`bracketless_tag`): read
+/// as the tag it is (`input.bad-tag`). Returns where the line ends, `None` for any other
+/// line.
+pub(super) fn parse_bracketless_tag_line(
+    out: &mut Out<'_>,
+    line: LexLine<'_>,
+    first: usize,
+) -> Option<usize> {
+    bracketless_opening(line.bytes.get(first..)?)?;
+    // The line's bytes may go on past its `\n`.
+    let end = line_end(line.bytes, first);
+    let (name, value) = bracketless_tag(Span::new(0, end).of(line.bytes), first)?;
+    let shown = TextDecoder::Auto
+        .decode(Span::new(first, end).of(line.bytes))
+        .trim_end()
+        .chars()
+        .take(60)
+        .collect::<String>();
+    out.problems.push(InputProblem {
+        kind: InputProblemKind::BadTag,
+        line: line.offset,
+        detail: format!("tag line `{shown}` repaired: the opening bracket is missing"),
+    });
+    out.tags.push(RawTag {
+        name: name.shifted(line.base),
+        value: value.shifted(line.base),
+        line: line.offset,
+    });
+    Some(end)
+}
+
+/// Text after the closing bracket of a tag line inside a tag section (a tag line follows
+/// it): dropped, with the tokens it was read as (`tokens`: how many there were before
+/// it), as `input.bad-tag` on its line.
+pub(super) fn drop_tag_tail(out: &mut Out<'_>, tokens: u32, line: u32) {
+    out.tokens.truncate(tokens as usize);
+    out.problems.push(InputProblem {
+        kind: InputProblemKind::BadTag,
+        line,
+        detail: "text after the closing bracket of a tag line, inside the tag section, skipped"
+            .to_string(),
+    });
+}
+
 /// The commonest line of a header read in one go: a well-formed `[Name "value"]` at the
 /// very start of `bytes`, then only white space to the line's `\n`. Returns its tag
 /// (spans shifted by `base`, on line `offset`) and the line's length; `None` for any
@@ -155,6 +247,10 @@ pub(super) enum TagDefect {
     NoClosingBracket,
     #[error("the closing quote and bracket are missing")]
     NoClosingQuoteOrBracket,
+    #[error("the opening quote is missing")]
+    NoOpeningQuote,
+    #[error("text follows the closing quote of the value, and the closing bracket is missing")]
+    TextAfterValueNoBracket,
 }
 
 /// A tag pair at `start` (a `[`) that is not `[Name "value"]`, read as well as it can be:
@@ -217,13 +313,20 @@ pub(super) fn repair_tag(bytes: &[u8], start: usize) -> BadTag {
             value_end -= 1;
         }
         let next = close.map_or(end, |close| close + 1);
+        // `[Site Groningen NED"]`: a closing quote without its opening one is not kept.
+        let defect = if value_end > i + 1 && at(value_end - 1) == Some(b'"') {
+            value_end -= 1;
+            TagDefect::NoOpeningQuote
+        } else {
+            TagDefect::Unquoted
+        };
         return BadTag {
             tag: Some(TagSpans {
                 name,
                 value: Span::new(i, value_end),
             }),
             next,
-            defect: TagDefect::Unquoted,
+            defect,
         };
     }
     let value_start = i + 1;
@@ -276,6 +379,17 @@ pub(super) fn repair_tag(bytes: &[u8], start: usize) -> BadTag {
             }),
             next: end,
             defect: TagDefect::NoClosingBracket,
+        };
+    }
+    // `[Event "Groningen"|`: the value ends at its last quote, as with a bracket.
+    if let Some(quote) = memchr::memrchr(b'"', Span::new(value_start, end).of(bytes)) {
+        return BadTag {
+            tag: Some(TagSpans {
+                name,
+                value: Span::new(value_start, value_start + quote),
+            }),
+            next: end,
+            defect: TagDefect::TextAfterValueNoBracket,
         };
     }
     BadTag {

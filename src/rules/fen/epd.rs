@@ -57,7 +57,8 @@ pub fn parse(line: &str) -> Result<(EpdLine, Fen), String> {
     let operations = rest.trim();
     let is_operations = operations.is_empty()
         || operations.starts_with(';')
-        || (operations.starts_with(|c: char| c.is_ascii_alphabetic()) && operations.ends_with(';'));
+        || (operations.starts_with(|c: char| c.is_ascii_alphabetic())
+            && (operations.ends_with(';') || last_operation_open(operations, clock_count)));
     if !is_operations {
         let field = match clock_count {
             0 => "the halfmove clock (a number from 0, or `-`)",
@@ -100,6 +101,18 @@ pub fn parse(line: &str) -> Result<(EpdLine, Fen), String> {
         },
         fen,
     ))
+}
+
+/// `... w - - bm Nc3`: an EPD (no clocks) whose last operation lacks its `;`, read as
+/// python-chess reads it, when the text starts with an opcode of two characters or more
+/// (`bm`, `id`, `c0`); a lone letter there (`w - - x 1`) is a malformed halfmove clock.
+fn last_operation_open(operations: &str, clock_count: usize) -> bool {
+    let (opcode, _) = next_field(operations);
+    clock_count == 0
+        && opcode.len() >= 2
+        && opcode
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 const FIELD_NAMES: [&str; 4] = [
@@ -221,6 +234,21 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::panic, reason = "a test fails loudly")]
 
     use super::parse;
+
+    /// Issue 42 item 9: the last operation without its `;`, as python-chess reads it.
+    #[test]
+    fn the_last_operation_may_lack_its_semicolon() {
+        let (line, _) = parse("4k3/8/8/8/8/8/8/R3K3 w - - bm Ra8").unwrap();
+        assert_eq!(line.fen, "4k3/8/8/8/8/8/8/R3K3 w - -");
+        assert_eq!(line.opcodes, [("bm".to_string(), "Ra8".to_string())]);
+        let (line, _) = parse("4k3/8/8/8/8/8/8/R3K3 w - - id \"x\"; bm Ra8").unwrap();
+        assert_eq!(line.opcodes.len(), 2);
+        // After one clock the text is still a malformed fullmove number.
+        let error = parse("4k3/8/8/8/8/8/8/R3K3 w - - 0 x").unwrap_err();
+        assert!(error.contains("fullmove number"), "{error}");
+        let error = parse("4k3/8/8/8/8/8/8/R3K3 w - - 0 bm Ra8").unwrap_err();
+        assert!(error.contains("fullmove number"), "{error}");
+    }
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 

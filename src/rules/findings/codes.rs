@@ -121,8 +121,10 @@ codes! {
         "The input ends in the middle of this game; the moves read are kept.";
     ResultNotation => "result.notation", Info,
         "The termination marker is written loosely (1/2, an en dash, ½-½, or glued to the last move) and was read as the marker it means.";
+    InputEscapedNag => "input.escaped-nag", Info,
+        "A NAG is written with a backslash (\\$14, as some study exports write); it was read as the NAG.";
     SanNotation => "san.notation", Info,
-        "The move is not written in standard SAN (a capture without x, an x on no capture, more disambiguation than needed, long algebraic, ...) but means exactly one move; the message gives the standard form.";
+        "The move is not written in standard SAN (a capture without x, an x on no capture, more disambiguation than needed, long algebraic, castling with an en dash, figurines such as ♘f3, a piece letter in the wrong case, the --piece-letters of another language, ...) but means exactly one move; the message gives the standard form.";
     SanCheckSuffix => "san.check-suffix", Info,
         "The + or # after the move is missing or wrong.";
     EnPassantMissed => "en-passant.missed", Info,

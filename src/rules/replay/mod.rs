@@ -247,6 +247,10 @@ impl Replay<'_> {
                 .reserve((raw.tokens.len() / 2).min(MAX_RESERVED_PLIES));
         }
         self.report.draws.start(&self.pos);
+        // A FEN's clock of 150 or more ended the game at ply 0, before any move (FIDE 9.6.2).
+        if self.report.draws.seventy_five_move_ply == Some(0) {
+            self.automatic_end = Some((0, Termination::SeventyFiveMoves));
+        }
         let (tags, mode) = (&self.report.tags, self.report.castling_mode);
         if self.options.figures
             && self.options.judgement

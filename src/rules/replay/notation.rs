@@ -5,54 +5,76 @@
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingSide, Chess, Position, Rank, Role, Square};
 
-/// Piece letters of another language, read only when asked for (`--piece-letters`).
+/// The letters a file uses for king, queen, rook, bishop and knight (`--piece-letters`);
+/// English (`KQRBN`) is the replay's `None`, read on the plain path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PieceLetters {
-    /// German: K D T L S (König, Dame, Turm, Läufer, Springer).
-    De,
-    /// French: R D T F C (Roi, Dame, Tour, Fou, Cavalier).
-    Fr,
-    /// Dutch: K D T L P (Koning, Dame, Toren, Loper, Paard).
-    Nl,
-}
+pub struct PieceLetters([u8; 5]);
+
+/// The English letters, in the order `PieceLetters` holds them.
+const ENGLISH: [u8; 5] = *b"KQRBN";
+
+/// The languages a failed move is tried in, to say which letters would have read it.
+const LANGUAGES: [(&[u8; 5], &str); 5] = [
+    (b"KDTLS", "German"),
+    (b"KDTLP", "Dutch"),
+    (b"RDTAC", "Spanish and Italian"),
+    (b"RDTFC", "French"),
+    (&ENGLISH, "English"),
+];
+
+/// Why `--piece-letters` was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not five distinct upper-case letters for king, queen, rook, bishop and knight \
+     (KQRBN English, KDTLS German, KDTLP Dutch, RDTAC Spanish and Italian, RDTFC French); \
+     `O` is castling's"
+)]
+pub struct BadPieceLetters(pub String);
 
 impl PieceLetters {
-    /// The English letter for a letter of this language, if it is one.
-    fn english(self, letter: u8) -> Option<u8> {
-        let table: &[(u8, u8)] = match self {
-            PieceLetters::De => &[
-                (b'K', b'K'),
-                (b'D', b'Q'),
-                (b'T', b'R'),
-                (b'L', b'B'),
-                (b'S', b'N'),
-            ],
-            PieceLetters::Fr => &[
-                (b'R', b'K'),
-                (b'D', b'Q'),
-                (b'T', b'R'),
-                (b'F', b'B'),
-                (b'C', b'N'),
-            ],
-            PieceLetters::Nl => &[
-                (b'K', b'K'),
-                (b'D', b'Q'),
-                (b'T', b'R'),
-                (b'L', b'B'),
-                (b'P', b'N'),
-            ],
+    /// Five distinct upper-case ASCII letters, none `O` (castling); `de`, `fr`, `nl`, `es`
+    /// and `it` name their language's letters.
+    pub fn parse(text: &str) -> Result<PieceLetters, BadPieceLetters> {
+        let named: &[u8] = match text {
+            "de" => b"KDTLS",
+            "nl" => b"KDTLP",
+            "fr" => b"RDTFC",
+            "es" | "it" => b"RDTAC",
+            "en" => b"KQRBN",
+            _ => text.as_bytes(),
         };
-        table
+        let bad = || BadPieceLetters(text.to_string());
+        let letters: [u8; 5] = named.try_into().map_err(|_| bad())?;
+        let distinct = letters
             .iter()
-            .find(|(from, _)| *from == letter)
-            .map(|(_, to)| *to)
+            .enumerate()
+            .all(|(i, a)| letters.iter().skip(i + 1).all(|b| a != b));
+        if !distinct
+            || letters
+                .iter()
+                .any(|&b| !b.is_ascii_uppercase() || b == b'O')
+        {
+            return Err(bad());
+        }
+        Ok(PieceLetters(letters))
     }
 
-    fn name(self) -> &'static str {
-        match self {
-            PieceLetters::De => "German piece letters",
-            PieceLetters::Fr => "French piece letters",
-            PieceLetters::Nl => "Dutch piece letters",
+    /// Whether these are the English letters, which need no translation.
+    pub fn is_english(self) -> bool {
+        self.0 == ENGLISH
+    }
+
+    /// The English letter for a letter of this language, if it is one.
+    fn english(self, letter: u8) -> Option<u8> {
+        let at = self.0.iter().position(|&b| b == letter)?;
+        ENGLISH.get(at).copied()
+    }
+
+    fn name(self) -> String {
+        let letters = String::from_utf8_lossy(&self.0).into_owned();
+        match LANGUAGES.iter().find(|(l, _)| **l == self.0) {
+            Some((_, language)) => format!("{language} piece letters {letters}"),
+            None => format!("piece letters {letters}"),
         }
     }
 }
@@ -90,13 +112,7 @@ pub fn read(pos: &Chess, text: &[u8], letters: Option<PieceLetters>) -> Option<R
     if let Some(letters) = letters
         && let Some(english) = translate(text, letters)
     {
-        let mut reading = read(pos, &english, None)?;
-        let why = match reading.why {
-            Some(why) => format!("{}; {why}", letters.name()),
-            None => letters.name().to_string(),
-        };
-        reading.why = Some(why);
-        return Some(reading);
+        return read(pos, &english, None).map(|reading| reading.noting(&letters.name()));
     }
     if let Ok(san_plus) = SanPlus::from_ascii(text) {
         if let Some(reading) = capture_marked_lan(pos, text, san_plus) {
@@ -118,7 +134,101 @@ pub fn read(pos: &Chess, text: &[u8], letters: Option<PieceLetters>) -> Option<R
             why: Some("long algebraic or UCI notation".to_string()),
         });
     }
+    if let Some(english) = figurines(text) {
+        return read(pos, &english, None).map(|reading| reading.noting("figurine notation"));
+    }
     nonstandard(pos, text)
+}
+
+impl Reading {
+    /// The reading with `what` put first among the reasons it is not standard SAN.
+    fn noting(mut self, what: &str) -> Reading {
+        self.why = Some(match self.why {
+            Some(why) => format!("{what}; {why}"),
+            None => what.to_string(),
+        });
+        self
+    }
+}
+
+/// `♘f3`, `♞xe4`, `e8=♕`, `♙e4`: figurines (U+2654 to U+265F, white and black) as the
+/// English letters; a pawn's figurine is left out, as SAN leaves out its letter.
+fn figurines(text: &[u8]) -> Option<Vec<u8>> {
+    const FIGURINE: &[u8] = &[0xe2, 0x99];
+    if !text.windows(2).any(|pair| pair == FIGURINE) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while let Some((&byte, tail)) = rest.split_first() {
+        if let Some(&[0xe2, 0x99, code]) = rest.get(..3)
+            && (0x94..=0x9f).contains(&code)
+        {
+            // ♔♕♖♗♘♙ are 0x94..0x99, ♚♛♜♝♞♟ the same six 6 further on.
+            let at = usize::from((code - 0x94) % 6);
+            if let Some(&letter) = b"KQRBN".get(at) {
+                out.push(letter);
+            }
+            rest = rest.get(3..).unwrap_or_default();
+        } else {
+            out.push(byte);
+            rest = tail;
+        }
+    }
+    Some(out)
+}
+
+/// `NF3`, `nf3`, `qxd8`: a piece letter in lower case or a square's file in upper case,
+/// read only when the token so mended names exactly one legal move. A lower-case `b` is
+/// a pawn's file, never a bishop (`bxc3`).
+fn wrong_case(pos: &Chess, body: &[u8]) -> Option<San> {
+    let (&first, rest) = body.split_first()?;
+    let first = match first {
+        b'k' | b'q' | b'r' | b'n' => first.to_ascii_uppercase(),
+        b'K' | b'Q' | b'R' | b'B' | b'N' => first,
+        _ => return None,
+    };
+    let mut mended = vec![first];
+    mended.extend(rest.iter().map(|&b| match b {
+        b'A'..=b'H' | b'X' => b.to_ascii_lowercase(),
+        _ => b,
+    }));
+    if mended == body {
+        return None;
+    }
+    let san = San::from_ascii(&mended).ok()?;
+    san.to_move(pos).is_ok().then_some(san)
+}
+
+/// `O–O`, `0—0`, `O‑O‑O`, `O−O`: castling with an en dash, em dash, no-break hyphen or
+/// minus sign for the hyphen; `None` when no such dash is there.
+fn castling_with_dash(body: &[u8]) -> Option<(CastlingSide, &'static str)> {
+    const DASHES: [&str; 4] = ["\u{2013}", "\u{2014}", "\u{2011}", "\u{2212}"];
+    if body.first()? & 0x80 != 0 || !body.contains(&0xe2) {
+        return None;
+    }
+    let mut hyphens = Vec::with_capacity(body.len());
+    let mut rest = body;
+    while let Some((&byte, tail)) = rest.split_first() {
+        match DASHES.iter().find(|dash| rest.starts_with(dash.as_bytes())) {
+            Some(dash) => {
+                hyphens.push(b'-');
+                rest = rest.get(dash.len()..).unwrap_or_default();
+            }
+            None => {
+                hyphens.push(byte);
+                rest = tail;
+            }
+        }
+    }
+    let side = zeros_castling(&hyphens)
+        .or_else(|| lowercase_castling(&hyphens))
+        .or(match hyphens.as_slice() {
+            b"O-O" => Some(CastlingSide::KingSide),
+            b"O-O-O" => Some(CastlingSide::QueenSide),
+            _ => None,
+        })?;
+    Some((side, "castling written with a dash that is not a hyphen"))
 }
 
 /// `Nxg1f3`: shakmaty reads a capture by the knight on g1; as long algebraic notation
@@ -214,6 +324,12 @@ fn nonstandard(pos: &Chess, text: &[u8]) -> Option<Reading> {
         san
     } else if let Some(san) = long_algebraic(pos, body) {
         whys.push("long algebraic or UCI notation");
+        san
+    } else if let Some((side, why)) = castling_with_dash(body) {
+        whys.push(why);
+        San::Castle(side)
+    } else if let Some(san) = wrong_case(pos, body) {
+        whys.push("a piece letter or a file in the wrong case");
         san
     } else {
         return None;
@@ -363,6 +479,52 @@ fn castling_side(pos: &Chess, from: Square, to: Square) -> Option<CastlingSide> 
 
 fn square(text: &[u8]) -> Option<Square> {
     Square::from_ascii(text).ok()
+}
+
+/// For a token that names no legal move: the languages whose piece letters would have
+/// read it as a legal move, and that move (`with --piece-letters KDTLS (German) it reads
+/// as Bb5`). `letters`: those the replay used (`None`: English). No guess is played.
+pub fn other_letters(pos: &Chess, text: &[u8], letters: Option<PieceLetters>) -> Option<String> {
+    let used = letters.map_or(ENGLISH, |l| l.0);
+    let mut hits: Vec<String> = Vec::new();
+    let mut read_as: Option<San> = None;
+    for (other, language) in LANGUAGES {
+        if *other == used {
+            continue;
+        }
+        let english;
+        let candidate = if *other == ENGLISH {
+            text
+        } else {
+            match translate(text, PieceLetters(*other)) {
+                Some(translated) => {
+                    english = translated;
+                    &english
+                }
+                None => continue,
+            }
+        };
+        let Some(reading) = read(pos, candidate, None) else {
+            continue;
+        };
+        let Ok(m) = reading.san_plus.san.to_move(pos) else {
+            continue;
+        };
+        let san = San::from_move(pos, m);
+        if read_as.is_some_and(|first| first != san) {
+            continue;
+        }
+        read_as = Some(san);
+        hits.push(format!(
+            "{} ({language})",
+            String::from_utf8_lossy(other.as_slice())
+        ));
+    }
+    let san = read_as?;
+    Some(format!(
+        "with --piece-letters {} it reads as {san}",
+        hits.join(" or ")
+    ))
 }
 
 /// Why a token that means no move was rejected.

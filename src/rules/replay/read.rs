@@ -86,7 +86,9 @@ pub(crate) enum TokenRead {
 
 /// Reads the move token at `index` in `pos`: standard SAN, the non-standard forms of
 /// `notation`, and on failure the diagnosis (`history` is asked for only then). Also returns how many following tokens the
-/// move took in (`e8 (Q)`, `exd6 e.p.`).
+/// move took in (`e8 (Q)`, `exd6 e.p.`). Not inlined: the plain path (`plain_move`) reads
+/// nearly every move, and this one's size would cost the replay's loop its layout.
+#[inline(never)]
 pub(crate) fn read_move(
     pos: &Chess,
     history: impl FnOnce() -> History,
@@ -119,14 +121,7 @@ pub(crate) fn read_move(
     }
     let text = owned.as_deref().unwrap_or(text);
     let Some(reading) = notation::read(pos, text, options.piece_letters) else {
-        let message = notation::why_not_a_move(&options.decoder.decode(text));
-        return (
-            TokenRead::Fail {
-                code: Code::MoveSyntax,
-                message,
-            },
-            extra,
-        );
+        return (no_move(pos, text, options), extra);
     };
     let why = match (split_why, reading.why) {
         (Some(a), Some(b)) => Some(format!("{a}; {b}")),
@@ -170,12 +165,33 @@ pub(crate) fn read_move(
                         diagnose::ambiguous(pos, mended)
                     ),
                 },
-                Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
+                Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san, text, options),
             }
         }
-        Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san),
+        Err(SanError::IllegalSan) => diagnosis(pos, history, raw, san, text, options),
     };
     (read, extra)
+}
+
+/// A token that means no move (`move.syntax`), with the other languages' piece letters
+/// that would have read it as a legal move.
+#[cold]
+fn no_move(pos: &Chess, text: &[u8], options: &ReplayOptions) -> TokenRead {
+    let mut message = notation::why_not_a_move(&options.decoder.decode(text));
+    with_letters_hint(&mut message, pos, text, options);
+    TokenRead::Fail {
+        code: Code::MoveSyntax,
+        message,
+    }
+}
+
+/// Adds to a failed move's message the other languages' piece letters that would have
+/// read its token as a legal move (`notation::other_letters`).
+fn with_letters_hint(message: &mut String, pos: &Chess, text: &[u8], options: &ReplayOptions) {
+    if let Some(hint) = notation::other_letters(pos, text, options.piece_letters) {
+        message.push_str("; ");
+        message.push_str(&hint);
+    }
 }
 
 /// How many tokens after the move token at `index` belong to it (`e8 (Q)`, `exd6 e.p.`),
@@ -200,15 +216,24 @@ pub(crate) fn taken_in(raw: &RawGame, index: usize) -> usize {
     }
 }
 
-/// Why `san` names no legal move in `pos` (`history` is asked for only now).
-fn diagnosis(pos: &Chess, history: impl FnOnce() -> History, raw: &RawGame, san: San) -> TokenRead {
+/// Why `san` names no legal move in `pos` (`history` is asked for only now), and the
+/// other languages' piece letters that would have read `text` as a legal move.
+fn diagnosis(
+    pos: &Chess,
+    history: impl FnOnce() -> History,
+    raw: &RawGame,
+    san: San,
+    text: &[u8],
+    options: &ReplayOptions,
+) -> TokenRead {
     let history = history();
     let scene = Scene {
         pos,
         history: &history,
         bytes: &raw.bytes,
     };
-    let (code, message) = diagnose::illegal(&scene, san);
+    let (code, mut message) = diagnose::illegal(&scene, san);
+    with_letters_hint(&mut message, pos, text, options);
     TokenRead::Fail { code, message }
 }
 

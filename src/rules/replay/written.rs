@@ -206,5 +206,6 @@ fn problem_code(kind: InputProblemKind) -> Code {
         InputProblemKind::StrayBytes => Code::InputStrayBytes,
         InputProblemKind::UnsupportedEncoding => Code::InputUnsupportedEncoding,
         InputProblemKind::LimitExceeded => Code::InputLimitExceeded,
+        InputProblemKind::EscapedNag => Code::InputEscapedNag,
     }
 }

@@ -56,6 +56,13 @@ pub fn check(tags: &Tags, infos: bool) -> Vec<(Code, String)> {
         );
     }
     if infos && let Some(fen) = tags.get("FEN") {
+        // The PGN standard asks for `[SetUp "1"]` with a FEN; a `0` contradicts it.
+        if tags.get("SetUp").is_some_and(|setup| setup.trim() == "0") {
+            found.push((
+                Code::TagBadValue,
+                "[SetUp \"0\"] beside a [FEN]: the two disagree; the FEN is used".to_string(),
+            ));
+        }
         found.extend(
             implausible(fen)
                 .into_iter()

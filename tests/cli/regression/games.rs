@@ -574,3 +574,110 @@ fn a_tag_line_whose_name_starts_with_a_digit_starts_a_game() {
         b"[1st \"a\"]\n[Event \"A\"]\n\n1. e4 e5 1-0\n\n[2nd \"b\"]\n[Event \"B\"]\n\n1. d4 *\n\n";
     same_games_at_any_thread_count(unit, 2);
 }
+
+// Issue 42, items 6, 10 and 11: tag lines repaired where they stand.
+
+/// The (game, code, message) of every finding of `validate` on the issue 42 fixture `name`.
+fn trust_findings(name: &str) -> Vec<(u64, String, String)> {
+    let path = testdata(&format!("trust/{name}"));
+    let (_, stdout, stderr) = run_args(&[
+        "validate",
+        "--format",
+        "jsonl",
+        "--quiet",
+        path.to_str().unwrap(),
+    ]);
+    assert!(!stdout.is_empty(), "{stderr}");
+    stdout
+        .lines()
+        .map(|line| {
+            let f: serde_json::Value = serde_json::from_str(line).unwrap();
+            (
+                f["game"].as_u64().unwrap(),
+                f["code"].as_str().unwrap().to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// `stats --tags Annotator` of the issue 42 fixture `name`, as rows.
+fn trust_rows(name: &str) -> Vec<Row> {
+    let path = testdata(&format!("trust/{name}"));
+    let (_, stdout, _) = run_args(&[
+        "stats",
+        "--quiet",
+        "--tags",
+        "Annotator",
+        path.to_str().unwrap(),
+    ]);
+    rows_of(&stdout)
+}
+
+#[test]
+fn a_tag_line_without_its_bracket_or_with_text_after_it_stays_in_its_game() {
+    // By hand: lines 1 to 7 are one tag section (line 1 has `Round 1` after its `]`,
+    // line 4 lacks its `[`), so the file holds two games, not four: Euwe-Alekhine with
+    // Round 1 and 2 plies, and the one-line game after it, whose moves follow a `]` too.
+    let found = trust_findings("tag_lines.pgn");
+    assert_eq!(
+        found,
+        [
+            (
+                1,
+                "input.bad-tag".to_string(),
+                "line 1: text after the closing bracket of a tag line, inside the tag section, skipped"
+                    .to_string()
+            ),
+            (
+                1,
+                "input.bad-tag".to_string(),
+                "line 4: tag line `Round \"1\"]` repaired: the opening bracket is missing"
+                    .to_string()
+            ),
+        ]
+    );
+    let rows = trust_rows("tag_lines.pgn");
+    let cells: Vec<[&str; 4]> = rows
+        .iter()
+        .map(|r| [&*r["white"], &*r["round"], &*r["plies"], &*r["status"]])
+        .collect();
+    assert_eq!(cells, [["Euwe, Max", "1", "2", "ok"], ["", "", "2", "ok"]]);
+    // The chunks cut for the workers never part a tag section at a line without its `[`.
+    let unit = std::fs::read(testdata("trust/tag_lines.pgn")).unwrap();
+    same_games_at_any_thread_count(&[unit.as_slice(), b"\n"].concat(), 2);
+}
+
+#[test]
+fn a_tag_section_cut_off_at_the_end_names_the_line_where_the_input_ends() {
+    // By hand: the second game's tags are lines 6 to 8, and the file ends after line 8.
+    let found = trust_findings("truncated_header.pgn");
+    assert_eq!(
+        found,
+        [(
+            2,
+            "input.truncated".to_string(),
+            "line 8: the input ends inside this game (no termination marker)".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_repaired_tag_keeps_no_stray_quote() {
+    // By hand: `[Event "Groningen"|` is Groningen, `[Site Groningen NED"]` Groningen NED,
+    // as `[Annotator "Somewhere" |]` is Somewhere; each is one input.bad-tag.
+    let found = trust_findings("stray_quotes.pgn");
+    let lines: Vec<&str> = found.iter().map(|f| &f.2[..7]).collect();
+    assert_eq!(lines, ["line 1:", "line 2:", "line 3:"]);
+    assert!(found.iter().all(|f| f.1 == "input.bad-tag"), "{found:?}");
+    assert!(
+        found[1].2.ends_with("the opening quote is missing"),
+        "{found:?}"
+    );
+    let rows = trust_rows("stray_quotes.pgn");
+    let cells: Vec<[&str; 3]> = rows
+        .iter()
+        .map(|r| [&*r["event"], &*r["site"], &*r["Annotator"]])
+        .collect();
+    assert_eq!(cells, [["Groningen", "Groningen NED", "Somewhere"]]);
+}

@@ -542,3 +542,243 @@ fn findings_show_the_position_before_their_move_however_late_they_come() {
         assert_eq!(before, Some(fen), "game {game}, ply {ply}, {code}");
     }
 }
+
+// Issue 42, items 1 to 5: readings of the failure path, each an info finding.
+
+/// The (game, ply, code, message) of every finding of `validate --level info` on the
+/// issue 42 fixture `name` (tag hygiene left out).
+fn trust_findings(name: &str, extra: &[&str]) -> Vec<(u64, u64, String, String)> {
+    let path = testdata(&format!("trust/{name}"));
+    let mut args = vec![
+        "validate", "--format", "jsonl", "--quiet", "--level", "info",
+    ];
+    args.extend_from_slice(&["--ignore", "tag."]);
+    args.extend_from_slice(extra);
+    args.push(path.to_str().unwrap());
+    let (_, stdout, stderr) = run_args(&args);
+    stdout
+        .lines()
+        .map(|line| {
+            let f: serde_json::Value = serde_json::from_str(line).unwrap();
+            (
+                f["game"].as_u64().unwrap(),
+                f["ply"].as_u64().unwrap(),
+                f["code"].as_str().unwrap().to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .inspect(|f| assert!(!f.3.is_empty(), "{stderr}"))
+        .collect()
+}
+
+/// The `plies` and `status` of each game of the issue 42 fixture `name` (`stats`).
+fn file_plies_and_status(name: &str, extra: &[&str]) -> Vec<(String, String)> {
+    let path = testdata(&format!("trust/{name}"));
+    let mut args = vec!["stats", "--quiet"];
+    args.extend_from_slice(extra);
+    args.push(path.to_str().unwrap());
+    let (_, stdout, stderr) = run_args(&args);
+    let rows = rows_of(&stdout);
+    assert!(!rows.is_empty(), "{stderr}");
+    rows.iter()
+        .map(|row| (row["plies"].to_string(), row["status"].to_string()))
+        .collect()
+}
+
+/// Each finding as (game, ply, code) and whether its message holds `text`.
+fn each_says(found: &[(u64, u64, String, String)], text: &str) -> Vec<(u64, u64, String)> {
+    for f in found {
+        assert!(f.3.contains(text), "{f:?} lacks {text:?}");
+    }
+    found.iter().map(|f| (f.0, f.1, f.2.clone())).collect()
+}
+
+fn info(game: u64, ply: u64, code: &str) -> (u64, u64, String) {
+    (game, ply, code.to_string())
+}
+
+#[test]
+fn castling_with_a_dash_that_is_not_a_hyphen_is_read_as_castling() {
+    // By hand: game 1 castles at plies 7 (`O–O`) and 10 (`0–0`), game 2 at 7 (`0—0`) and 8
+    // (`O‑O`), game 3 at 7 (`O−O`) and 10 (`O–O–O`); every game plays to its end.
+    let found = trust_findings("castling_dashes.pgn", &[]);
+    let notation = [
+        info(1, 7, "san.notation"),
+        info(1, 10, "san.notation"),
+        info(2, 7, "san.notation"),
+        info(2, 8, "san.notation"),
+        info(3, 7, "san.notation"),
+        info(3, 10, "san.notation"),
+    ];
+    assert_eq!(each_says(&found, "a dash that is not a hyphen"), notation);
+    assert!(
+        found.last().unwrap().3.starts_with("read as O-O-O "),
+        "{found:?}"
+    );
+    let ok = |plies: &str| (plies.to_string(), "ok".to_string());
+    assert_eq!(
+        file_plies_and_status("castling_dashes.pgn", &[]),
+        [ok("10"), ok("8"), ok("10")]
+    );
+}
+
+#[test]
+fn figurines_are_read_as_the_piece_letters_they_draw() {
+    // By hand: every figurine move (white's and black's, a promotion `gxh8=♕`, a pawn
+    // figurine `♟b6`) is read; the game plays its 26 plies.
+    let found = trust_findings("figurines.pgn", &[]);
+    let plies: Vec<u64> = each_says(&found, "(figurine notation)")
+        .iter()
+        .map(|f| f.1)
+        .collect();
+    assert_eq!(plies, [3, 5, 6, 7, 8, 12, 13, 21, 22, 23, 24, 25, 26]);
+    let read: Vec<&str> = found.iter().map(|f| f.3.as_str()).collect();
+    assert!(
+        read.contains(&"read as gxh8=Q (figurine notation)"),
+        "{read:?}"
+    );
+    assert!(
+        read.contains(&"read as f1=Q+ (figurine notation)"),
+        "{read:?}"
+    );
+    assert!(read.contains(&"read as b6 (figurine notation)"), "{read:?}");
+    assert_eq!(
+        file_plies_and_status("figurines.pgn", &[]),
+        [("26".to_string(), "ok".to_string())]
+    );
+}
+
+#[test]
+fn a_piece_letter_in_the_wrong_case_is_read_but_a_lower_case_b_is_a_pawn() {
+    // By hand: `NF3` (3), `nc6` (4), `nXd4` (7), `qh4` (8) name one legal move each;
+    // `bxc3` (12) is the b7 pawn's capture, which it cannot make, not Bb4xc3.
+    let found = trust_findings("wrong_case.pgn", &[]);
+    assert_eq!(
+        found
+            .iter()
+            .map(|f| (f.0, f.1, f.2.clone()))
+            .collect::<Vec<_>>(),
+        [
+            info(1, 3, "san.notation"),
+            info(1, 4, "san.notation"),
+            info(1, 7, "san.notation"),
+            info(1, 8, "san.notation"),
+            info(1, 12, "move.illegal"),
+        ]
+    );
+    let read: Vec<&str> = found.iter().map(|f| f.3.as_str()).collect();
+    assert!(read[0].starts_with("read as Nf3 ("), "{read:?}");
+    assert!(read[2].starts_with("read as Nxd4 ("), "{read:?}");
+    assert!(read[3].starts_with("read as Qh4 ("), "{read:?}");
+    assert!(read[4].contains("pawn on b7"), "{read:?}");
+}
+
+#[test]
+fn piece_letters_of_the_users_language_are_read_by_every_command() {
+    // By hand: with RDTAC every piece move is Spanish, `Rh1` the king (g1-h1); 13 plies.
+    let found = trust_findings("piece_letters_es.pgn", &["--piece-letters", "RDTAC"]);
+    let plies: Vec<u64> = each_says(&found, "Spanish and Italian piece letters RDTAC")
+        .iter()
+        .map(|f| f.1)
+        .collect();
+    assert_eq!(plies, [3, 4, 5, 7, 10, 11, 12, 13]);
+    assert!(
+        found.last().unwrap().3.starts_with("read as Kh1 "),
+        "{found:?}"
+    );
+    let letters = ["--piece-letters", "RDTAC"];
+    assert_eq!(
+        file_plies_and_status("piece_letters_es.pgn", &letters),
+        [("13".to_string(), "ok".to_string())]
+    );
+    let path = testdata("trust/piece_letters_es.pgn");
+    let path = path.to_str().unwrap();
+    let (_, converted, _) = run_args(&["convert", "--quiet", "--piece-letters", "RDTAC", path]);
+    assert!(
+        converted
+            .contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Qd6 6. Re1 Be6 7. Kh1 *"),
+        "{converted}"
+    );
+    let (_, fens, _) = run_args(&["fen", "--quiet", "--piece-letters", "RDTAC", path]);
+    assert_eq!(
+        fens.trim(),
+        "r3kbnr/1pp2ppp/p1pqb3/4p3/4P3/5N2/PPPP1PPP/RNBQR2K b kq - 5 7"
+    );
+    let (_, selected, _) = run_args(&[
+        "select",
+        "--quiet",
+        "--piece-letters",
+        "RDTAC",
+        "--where",
+        "plies == 13",
+        path,
+    ]);
+    assert!(selected.contains("7. Rh1"), "{selected}");
+}
+
+#[test]
+fn a_dutch_knight_is_a_pawn_move_unless_the_user_says_dutch() {
+    // By hand: in English `Pf3` is the pawn move f3 and `Pc6` c6 (legal: no guessing), and
+    // `Lb5` is no move; with KDTLP the game is a Ruy Lopez of 11 plies.
+    let found = trust_findings("piece_letters_nl.pgn", &[]);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(found[0].3.starts_with("read as f3 "), "{found:?}");
+    assert_eq!((found[2].1, found[2].2.as_str()), (5, "move.syntax"));
+    assert!(
+        found[2]
+            .3
+            .ends_with("with --piece-letters KDTLS (German) or KDTLP (Dutch) it reads as Bb5"),
+        "{found:?}"
+    );
+    let dutch = trust_findings("piece_letters_nl.pgn", &["--piece-letters", "KDTLP"]);
+    let plies: Vec<u64> = each_says(&dutch, "Dutch piece letters KDTLP")
+        .iter()
+        .map(|f| f.1)
+        .collect();
+    assert_eq!(plies, [3, 4, 5, 7, 10, 11]);
+    assert!(dutch[0].3.starts_with("read as Nf3 "), "{dutch:?}");
+    // Spanish letters in an English reading: the hint names both languages that use C.
+    let spanish = trust_findings("piece_letters_es.pgn", &[]);
+    assert!(
+        spanish[0].3.ends_with(
+            "with --piece-letters RDTAC (Spanish and Italian) or RDTFC (French) it reads as Nf3"
+        ),
+        "{spanish:?}"
+    );
+}
+
+#[test]
+fn piece_letters_must_be_five_distinct_upper_case_letters() {
+    for bad in ["KQRB", "KQRBNN", "KQRBB", "kqrbn", "KQRBO"] {
+        let (code, _, stderr) = run_args(&["stats", "--piece-letters", bad, "-"]);
+        assert_eq!(code, 2, "{bad}: {stderr}");
+        assert!(
+            stderr.contains("five distinct upper-case letters"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn an_escaped_nag_is_read_as_the_nag() {
+    // By hand: `\$1`, `\$14` and `\$6` are NAGs (one finding for the game, naming the
+    // first line); the `\$14` inside the comment is the comment's text. 5 plies.
+    let found = trust_findings("escaped_nags.pgn", &[]);
+    assert_eq!(
+        found,
+        [(
+            1,
+            5,
+            "input.escaped-nag".to_string(),
+            "line 4: a NAG written with a backslash (`\\$`) was read as the NAG".to_string()
+        )]
+    );
+    let path = testdata("trust/escaped_nags.pgn");
+    let (_, converted, _) = run_args(&["convert", "--quiet", path.to_str().unwrap()]);
+    assert!(
+        converted.contains(
+            "1. e4 $1 e5 2. Nf3 $14 { White is slightly better \\$14 } 2... Nc6 $6 3. Bb5 *"
+        ),
+        "{converted}"
+    );
+}

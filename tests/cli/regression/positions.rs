@@ -219,3 +219,92 @@ fn the_variant_names_regular_and_chess_960_are_replayed() {
         "{found:?}"
     );
 }
+
+// Issue 42, items 7 to 9: a FEN's tags and clock, an EPD's last operation.
+
+/// The (game, code, message) of every finding of `validate` at `level` on the issue 42
+/// fixture `name`, roster infos left out.
+fn trust_findings(name: &str, level: &str) -> Vec<(u64, String, String)> {
+    let path = testdata(&format!("trust/{name}"));
+    let args = ["validate", "--format", "jsonl", "--quiet", "--level", level];
+    let (_, stdout, _) = run_args(&[args.as_slice(), &[path.to_str().unwrap()]].concat());
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|f| f["code"] != "tag.missing-roster")
+        .map(|f| {
+            (
+                f["game"].as_u64().unwrap(),
+                f["code"].as_str().unwrap().to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn setup_zero_beside_a_fen_uses_the_fen_and_says_they_disagree() {
+    // By hand: from 4k3/8/8/8/8/8/4P3/4K3 w, 1. e4 Kd7 leaves the king on d7, clock 1.
+    let found = trust_findings("setup_zero.pgn", "info");
+    assert_eq!(
+        found,
+        [(
+            1,
+            "tag.bad-value".to_string(),
+            "[SetUp \"0\"] beside a [FEN]: the two disagree; the FEN is used".to_string()
+        )]
+    );
+    let path = testdata("trust/setup_zero.pgn");
+    let (_, fen, _) = run_args(&["fen", "--quiet", path.to_str().unwrap()]);
+    assert_eq!(fen.trim(), "8/3k4/8/8/4P3/8/8/4K3 w - - 1 2");
+}
+
+#[test]
+fn a_fen_clock_of_150_ends_the_game_at_ply_0() {
+    // By hand: a clock of 150 has ended game 1 before its one move (ply 0: 1 move after
+    // it); a clock of 149 reaches 150 with game 2's first move (ply 1: 2 moves after).
+    let found = trust_findings("clock_150.pgn", "warning");
+    assert_eq!(
+        found,
+        [
+            (
+                1,
+                "result.after-automatic-draw".to_string(),
+                "the game had already ended in a draw at ply 0 (seventy five moves); the 1 move played after it does not count".to_string()
+            ),
+            (
+                2,
+                "result.after-automatic-draw".to_string(),
+                "the game had already ended in a draw at ply 1 (seventy five moves); the 2 moves played after it do not count".to_string()
+            ),
+        ]
+    );
+    let path = testdata("trust/clock_150.pgn");
+    let (_, stdout, _) = run_args(&["stats", "--quiet", path.to_str().unwrap()]);
+    let rows = rows_of(&stdout);
+    let plies: Vec<&str> = rows
+        .iter()
+        .map(|r| r["seventy_five_move_ply"].as_str())
+        .collect();
+    assert_eq!(plies, ["0", "1"]);
+}
+
+#[test]
+fn an_epd_line_whose_last_operation_lacks_its_semicolon_is_read() {
+    // By hand: both lines are legal positions; their `bm` operations are kept.
+    let path = testdata("trust/open_operation.epd");
+    let path = path.to_str().unwrap();
+    let (code, stdout, stderr) = run_args(&["check-fen", "--input", path]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - -: ok",
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq -: ok",
+        ]
+    );
+    let (code, games, stderr) = run_args(&["pgn", "--input", path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(games.contains("{ bm Qd1+ } *"), "{games}");
+    assert!(games.contains("{ bm O-O } *"), "{games}");
+}
