@@ -28,7 +28,7 @@ pub fn install() {
         INTERRUPTED.store(true, Ordering::SeqCst);
         std::thread::sleep(GRACE);
         remove_pending();
-        crate::say!("pgnkit: interrupted");
+        crate::stderr::say!("pgnkit: interrupted");
         std::process::exit(130);
     });
 }

@@ -21,6 +21,7 @@ pub mod stats;
 pub mod stderr;
 pub mod terminal;
 
+use clap::CommandFactory;
 use cli::{Cli, Command};
 use exit::ExitStatus;
 
@@ -37,18 +38,18 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Perft(args) => cmd::perft::run(args, global),
         Command::Report(args) => cmd::report::run(args, global),
         Command::Select(args) => cmd::select::run(args, global),
-        Command::Completions(args) => cmd::completions::run(args, global),
-        Command::Man(args) => cmd::man::run(args, global),
+        Command::Completions(args) => cmd::completions::run(args, global, Cli::command()),
+        Command::Man(args) => cmd::man::run(args, global, Cli::command()),
     };
     match result {
         Ok(status) => status,
         Err(err) if output::is_broken_pipe(&err) => ExitStatus::Success,
         Err(err) if interrupt::is_interruption(&err) => {
-            crate::say!("pgnkit: interrupted");
+            crate::stderr::say!("pgnkit: interrupted");
             ExitStatus::Interrupted
         }
         Err(err) => {
-            crate::say!("pgnkit: {}", terminal::visible(&format!("{err:#}")));
+            crate::stderr::say!("pgnkit: {}", terminal::visible(&format!("{err:#}")));
             ExitStatus::Error
         }
     }

@@ -16,13 +16,14 @@ pub fn text(args: fmt::Arguments<'_>) {
     let _ = io::stderr().lock().write_fmt(args);
 }
 
-/// `eprintln!` that cannot panic: `say!("pgnkit: cannot open {name}")`.
-#[macro_export]
+/// `eprintln!` that cannot panic: `say!("pgnkit: cannot open {name}")`. Named by its
+/// path (`crate::stderr::say!`), so that the imports show who uses the helper.
 macro_rules! say {
     ($($arg:tt)*) => {
         $crate::stderr::line(format_args!($($arg)*))
     };
 }
+pub(crate) use say;
 
 /// Stderr as a writer whose errors are dropped: for findings written to stderr by
 /// commands whose data goes to stdout (`fen`, `convert`).

@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use crate::cli::{Context, GlobalArgs, OutputArg, TextOrRecords, format_values};
+use crate::cmd::args::{GlobalArgs, OutputArg, TextOrRecords, format_values};
+use crate::cmd::context::Context;
 use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::findings::severity_colour;
@@ -115,7 +116,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok(item) => item,
             Err(source) => {
                 errors += 1;
-                crate::say!("pgnkit: {}", visible(&too_long(&source)));
+                crate::stderr::say!("pgnkit: {}", visible(&too_long(&source)));
                 return Ok(());
             }
         };

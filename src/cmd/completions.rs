@@ -2,10 +2,9 @@
 
 use std::io::Write;
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::{Cli, GlobalArgs};
+use crate::cmd::args::GlobalArgs;
 use crate::exit::ExitStatus;
 
 /// Print a shell completion script for pgnkit on stdout.
@@ -32,8 +31,13 @@ Examples:
 
 The guide: docs/GUIDE.md (every command, filter, code and column).";
 
-pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let mut command = Cli::command();
+/// `command` is the whole command line's definition (`cli::Cli`), which the caller hands
+/// down: a command does not name the command line that names it.
+pub fn run(
+    args: Args,
+    _global: &GlobalArgs,
+    mut command: clap::Command,
+) -> anyhow::Result<ExitStatus> {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "pgnkit", &mut script);
     let mut stdout = std::io::stdout().lock();

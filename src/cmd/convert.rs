@@ -1,8 +1,8 @@
 //! `pgnkit convert`: re-export PGN as clean UTF-8 with standard SAN, the tag roster
 //! first and 80-column movetext; comments, NAGs and variations kept.
 
-use crate::cli::{CodeArgs, MoveStyleArg};
-use crate::cli::{GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::args::{CodeArgs, MoveStyleArg};
+use crate::cmd::args::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, Reads, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::Output;

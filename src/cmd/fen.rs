@@ -4,9 +4,9 @@ use std::io::Write;
 
 use shakmaty::Chess;
 
-use crate::cli::CodeArgs;
-use crate::cli::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
-use crate::cli::{TextOrRecords, format_values};
+use crate::cmd::args::CodeArgs;
+use crate::cmd::args::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::args::{TextOrRecords, format_values};
 use crate::cmd::run::{Ending, GameRun, Reads, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::{Format, Output, Sink, SinkFormat};

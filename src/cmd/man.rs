@@ -4,9 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use clap::CommandFactory;
 
-use crate::cli::{Cli, GlobalArgs};
+use crate::cmd::args::GlobalArgs;
 use crate::exit::ExitStatus;
 
 /// Print the pgnkit(1) manual page (roff) on stdout, or write one page per command.
@@ -31,8 +30,9 @@ Examples:
 
 The guide: docs/GUIDE.md (every command, filter, code and column).";
 
-pub fn run(args: Args, _global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let command = Cli::command();
+/// `command` is the whole command line's definition (`cli::Cli`), handed down as to
+/// `completions`.
+pub fn run(args: Args, _global: &GlobalArgs, command: clap::Command) -> anyhow::Result<ExitStatus> {
     if let Some(dir) = args.dir {
         clap_mangen::generate_to(command, &dir)
             .with_context(|| format!("cannot write the man pages in {}", dir.display()))?;

@@ -1,7 +1,9 @@
 //! One file per subcommand: its flags (the doc comments are the `--help`) and its `run`.
 
+pub mod args;
 pub mod check_fen;
 pub mod completions;
+pub mod context;
 pub mod convert;
 pub mod fen;
 pub mod man;

@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::{Context as _, anyhow, bail};
 use rayon::prelude::*;
 
-use crate::cli::{Context, GlobalArgs, OutputArg};
+use crate::cmd::args::{GlobalArgs, OutputArg};
+use crate::cmd::context::Context;
 use crate::exit::ExitStatus;
 use crate::output::Output;
 use crate::rules::perft::{self, SuiteEntry};
@@ -89,7 +90,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (None, Some(fen), Some(depth)) => match perft::position_of(fen) {
             // A bad position is a finding about the data, as in check-fen: exit 1, not 2.
             Err(why) => {
-                crate::say!("pgnkit: {}", visible(&why.to_string()));
+                crate::stderr::say!("pgnkit: {}", visible(&why.to_string()));
                 ExitStatus::Failure
             }
             Ok(pos) if args.divide => {
@@ -129,7 +130,7 @@ fn run_suite(
 ) -> anyhow::Result<ExitStatus> {
     let name = path.display().to_string();
     if let Some(variant) = perft::variant_of_suite(&name) {
-        crate::say!(
+        crate::stderr::say!(
             "pgnkit: {}: skipped: a suite of {variant} positions (pgnkit counts standard chess and Chess960 only)",
             visible(&name)
         );
@@ -150,7 +151,7 @@ fn run_suite(
         nodes += result.counted;
     }
     if !ctx.quiet {
-        crate::say!(
+        crate::stderr::say!(
             "pgnkit: {}: {} positions, {} mismatches, {} nodes in {:.2}s",
             visible(&name),
             thousands(checked.len() as u64),

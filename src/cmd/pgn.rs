@@ -5,7 +5,8 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use crate::cli::{Context, GlobalArgs, OutputArg};
+use crate::cmd::args::{GlobalArgs, OutputArg};
+use crate::cmd::context::Context;
 use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::Output;
@@ -80,7 +81,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Ok(item) => item,
             Err(source) => {
                 failures += 1;
-                crate::say!("pgnkit: {}", visible(&too_long(&source)));
+                crate::stderr::say!("pgnkit: {}", visible(&too_long(&source)));
                 return Ok(());
             }
         };
@@ -89,7 +90,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             Err(why) => {
                 failures += 1;
                 let message = format!("{}: {why}", item.source);
-                crate::say!("pgnkit: {}", visible(&message));
+                crate::stderr::say!("pgnkit: {}", visible(&message));
             }
         }
         Ok(())

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::cli::Context;
+use crate::cmd::context::Context;
 
 /// Positions given as arguments, or one per line from a file or stdin (check-fen, pgn).
 #[derive(Debug, clap::Args)]
@@ -76,7 +76,7 @@ impl PositionArgs {
             }
             _ => {
                 if ctx.stdin_is_terminal {
-                    crate::say!(
+                    crate::stderr::say!(
                         "pgnkit: reading positions from stdin (give FENs or --input FILE, or pipe lines in; Ctrl-D ends)"
                     );
                 }

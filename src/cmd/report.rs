@@ -1,7 +1,7 @@
 //! `pgnkit report`: one self-contained HTML page about an archive.
 
-use crate::cli::CodeArgs;
-use crate::cli::{GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::args::CodeArgs;
+use crate::cmd::args::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, Reads, data_context};
 use crate::cmd::validate::Level;
 use crate::exit::ExitStatus;

@@ -9,7 +9,8 @@ use std::cell::RefCell;
 use std::path::Path;
 use std::time::Instant;
 
-use crate::cli::{Context, GlobalArgs, InputArgs};
+use crate::cmd::args::{GlobalArgs, InputArgs};
+use crate::cmd::context::Context;
 use crate::exit::ExitStatus;
 use crate::filter::dedupe::{KindsSeen, Origin};
 use crate::filter::{GameFilter, Judged};
@@ -209,7 +210,7 @@ impl GameRun {
     {
         let totals = self.run_with_duplicates(false, process, sink, |_, _| Ok(()))?;
         if self.filter.is_active() && totals.totals.games > 0 && totals.kept == 0 {
-            crate::say!(
+            crate::stderr::say!(
                 "pgnkit: warning: the game filters kept none of the {} games picked",
                 totals.totals.games
             );
@@ -269,14 +270,14 @@ impl GameRun {
             figures.files = totals.files;
             figures.games = totals.games;
             if !self.ctx.quiet {
-                crate::say!("{}", summary_line(&figures, self.started.elapsed()));
+                crate::stderr::say!("{}", summary_line(&figures, self.started.elapsed()));
             }
         }
         if let Some(selection) = ending.selection
             && !self.ctx.quiet
         {
             let line = selection_line(&selection, totals.games, self.started.elapsed());
-            crate::say!("{line}");
+            crate::stderr::say!("{line}");
         }
         let mut status = ExitStatus::Success;
         if ending.failing_errors > 0 {
@@ -328,11 +329,11 @@ fn sources(
     } = expand_inputs(&input.inputs);
     let sources = only_the_picked_file(sources, input.game_file())?;
     for warning in &warnings {
-        crate::say!("pgnkit: warning: {}", crate::terminal::visible(warning));
+        crate::stderr::say!("pgnkit: warning: {}", crate::terminal::visible(warning));
     }
     for error in &errors {
         let message = format!("cannot open {}: {}", error.name, error.reason);
-        crate::say!("pgnkit: {}", crate::terminal::visible(&message));
+        crate::stderr::say!("pgnkit: {}", crate::terminal::visible(&message));
     }
     let files = sources.iter().filter_map(|source| match source {
         Source::File { name, path } => Some((name.as_str(), path.as_path())),
@@ -343,13 +344,13 @@ fn sources(
         let unopened: Vec<String> = sources.iter().filter_map(cannot_open).collect();
         if unopened.len() == sources.len() {
             for reason in &unopened {
-                crate::say!("pgnkit: {}", crate::terminal::visible(reason));
+                crate::stderr::say!("pgnkit: {}", crate::terminal::visible(reason));
             }
             anyhow::bail!("no input could be opened: nothing written");
         }
     }
     if sources.contains(&Source::Stdin) && ctx.stdin_is_terminal {
-        crate::say!(
+        crate::stderr::say!(
             "pgnkit: reading PGN from stdin (give a file or folder, or pipe games in; Ctrl-D ends)"
         );
     }
@@ -400,7 +401,7 @@ fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
         return;
     }
     if totals.games_found == 0 {
-        crate::say!("pgnkit: warning: the input holds no game");
+        crate::stderr::say!("pgnkit: warning: the input holds no game");
     } else {
         let mut filters = Vec::new();
         if input.game_range().is_some() {
@@ -409,7 +410,7 @@ fn warn_if_no_game(input: &InputArgs, totals: &Totals) {
         if input.shard.is_some() {
             filters.push("--shard");
         }
-        crate::say!(
+        crate::stderr::say!(
             "pgnkit: warning: {} picked no game ({} read)",
             filters.join(" and "),
             totals.games_found
@@ -513,7 +514,7 @@ mod settled_options {
     use clap::Parser;
 
     use super::{Reads, replay_options};
-    use crate::cli::InputArgs;
+    use crate::cmd::args::InputArgs;
     use crate::filter::GameFilter;
 
     #[derive(Parser)]

@@ -3,7 +3,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::cli::{Context, GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::args::{GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::context::Context;
 use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
 use crate::filter::dedupe::Origin;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::cli::{GlobalArgs, InputArgs, OutputArg, RecordsOnly, format_values};
+use crate::cmd::args::{GlobalArgs, InputArgs, OutputArg, RecordsOnly, format_values};
 use crate::cmd::run::{Ending, Game, GameRun, Reads};
 use crate::exit::ExitStatus;
 use crate::output::records::{encode, encode_with};

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{CodeArgs, TextOrRecords, format_values};
-use crate::cli::{GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::args::{CodeArgs, TextOrRecords, format_values};
+use crate::cmd::args::{GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
 use crate::output::findings::{FindingWriter, TextDetail};

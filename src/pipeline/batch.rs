@@ -81,6 +81,6 @@ impl InputError {
 /// Warnings about an input that is still read (what `input` found when it opened it).
 pub(super) fn say_warnings(warnings: &[String]) {
     for warning in warnings {
-        crate::say!("pgnkit: warning: {}", crate::terminal::visible(warning));
+        crate::stderr::say!("pgnkit: warning: {}", crate::terminal::visible(warning));
     }
 }

@@ -93,7 +93,7 @@ impl Pipeline {
          -> anyhow::Result<Option<Spent<T>>> {
             match message {
                 Message::InputError(err) => {
-                    crate::say!("pgnkit: {}", crate::terminal::visible(&err.to_string()));
+                    crate::stderr::say!("pgnkit: {}", crate::terminal::visible(&err.to_string()));
                     totals.input_errors += 1;
                     totals.unopened += u64::from(err.is_unopened());
                     Ok(None)
