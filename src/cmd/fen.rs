@@ -90,7 +90,7 @@ enum Want {
 }
 
 /// A byte range of `FenCollector::text`.
-type Span = (usize, usize);
+type TextRange = (usize, usize);
 
 /// Collects the FENs a game contributes, as the replay reaches each position. All text
 /// goes into one buffer per game, so a ply costs no allocation.
@@ -104,12 +104,12 @@ struct FenCollector {
     /// SANs are pushed as text and the FENs are ASCII.
     text: Vec<u8>,
     /// (ply, san span, fen span) in `text`.
-    rows: Vec<(u32, Span, Span)>,
+    rows: Vec<(u32, TextRange, TextRange)>,
     /// The text of the ranks of the position before (one FEN per ply; none when one FEN
     /// is written).
     ranks: Option<RankCache>,
     /// The last ply reached and its SAN span (for the final position).
-    last: Option<(u32, Span)>,
+    last: Option<(u32, TextRange)>,
 }
 
 /// Bytes of `fen --every-ply` text per movetext token, to size a game's buffer once: a
@@ -133,7 +133,7 @@ impl FenCollector {
         }
     }
 
-    fn push_san(&mut self, san: &[u8]) -> Span {
+    fn push_san(&mut self, san: &[u8]) -> TextRange {
         if self.lines_only {
             return (0, 0);
         }
@@ -143,7 +143,7 @@ impl FenCollector {
         (start, self.text.len())
     }
 
-    fn push_row(&mut self, ply: u32, san: Span, pos: &Chess) {
+    fn push_row(&mut self, ply: u32, san: TextRange, pos: &Chess) {
         let start = self.text.len();
         match &mut self.ranks {
             Some(ranks) => self.style.write_bytes(pos, ranks, &mut self.text),
@@ -158,7 +158,7 @@ impl FenCollector {
 
     /// The rows as (ply, san, fen).
     fn rows(&self) -> impl Iterator<Item = (u32, &str, &str)> {
-        let text = |(start, end): Span| {
+        let text = |(start, end): TextRange| {
             let bytes = self.text.get(start..end).unwrap_or_default();
             std::str::from_utf8(bytes).unwrap_or_default()
         };

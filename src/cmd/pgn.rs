@@ -114,7 +114,7 @@ fn is_move_number(word: &str) -> bool {
             .all(|b| b.is_ascii_digit())
 }
 
-type Game = (Vec<(String, String)>, Movetext);
+type BuiltGame = (Vec<(String, String)>, Movetext);
 
 /// Why a position line gives no game.
 #[derive(Debug, thiserror::Error)]
@@ -140,7 +140,7 @@ enum MoveError {
 }
 
 /// The game that starts from `line` and plays `moves`.
-fn game_of(line: &str, moves: &[&str], chess960: bool) -> Result<Game, GameError> {
+fn game_of(line: &str, moves: &[&str], chess960: bool) -> Result<BuiltGame, GameError> {
     let epd = epd::parse(line).map_or_else(
         |_| epd::EpdLine {
             fen: line.trim().to_string(),

@@ -25,7 +25,7 @@ pub struct MoveClock {
 }
 
 /// The game as the clocks see it.
-pub struct Game<'a> {
+pub struct TimedGame<'a> {
     /// The annotated moves, in ply order (one per ply at most).
     pub moves: &'a [MoveClock],
     /// The moves of the main line.
@@ -77,7 +77,7 @@ fn name(color: Color) -> &'static str {
 /// The figures and findings of a game's clocks under `control` (`None`: no time control
 /// is known, and only the written move times count).
 pub fn judge(
-    game: &Game,
+    game: &TimedGame,
     control: Option<&TimeControl>,
 ) -> (ClockFigures, Derived, Vec<ClockFinding>) {
     let mut figures = ClockFigures::default();
@@ -166,7 +166,7 @@ pub fn judge(
 }
 
 /// How many moves `side` made in a game of `plies` plies.
-fn side_move_count(game: &Game, side: Color) -> u32 {
+fn side_move_count(game: &TimedGame, side: Color) -> u32 {
     if side == game.first_mover {
         game.plies.div_ceil(2)
     } else {
@@ -175,7 +175,7 @@ fn side_move_count(game: &Game, side: Color) -> u32 {
 }
 
 /// The ply of the side's move `k` (1-based).
-fn ply_of(game: &Game, side: Color, k: u32) -> u32 {
+fn ply_of(game: &TimedGame, side: Color, k: u32) -> u32 {
     if side == game.first_mover {
         2 * k - 1
     } else {

@@ -29,7 +29,7 @@ pub struct TimeControl {
 
 /// What a `TimeControl` value says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reading {
+pub enum Declared {
     /// `?`, `-`, empty, or no tag.
     Unknown,
     Known(TimeControl),
@@ -42,9 +42,9 @@ const MAX_PERIODS: usize = 16;
 
 impl TimeControl {
     /// Reads a tag value: periods separated by `:`, spaces anywhere ignored.
-    pub fn read(value: Option<&str>) -> Reading {
+    pub fn read(value: Option<&str>) -> Declared {
         let Some(value) = value else {
-            return Reading::Unknown;
+            return Declared::Unknown;
         };
         // Most values hold no space: read as they are, without a copy.
         let compact: std::borrow::Cow<str> = if value.contains(char::is_whitespace) {
@@ -57,21 +57,21 @@ impl TimeControl {
             value.into()
         };
         if matches!(&*compact, "" | "?" | "-") {
-            return Reading::Unknown;
+            return Declared::Unknown;
         }
         let mut periods: Vec<Period> = Vec::with_capacity(1);
         for text in compact.split(':') {
             // Only the last period may be the rest of the game or a sandclock.
             let open_ended = |p: &Period| !matches!(p, Period::Moves { .. });
             if periods.len() == MAX_PERIODS || periods.last().is_some_and(open_ended) {
-                return Reading::Bad;
+                return Declared::Bad;
             }
             match period(text) {
                 Some(period) => periods.push(period),
-                None => return Reading::Bad,
+                None => return Declared::Bad,
             }
         }
-        Reading::Known(TimeControl { periods })
+        Declared::Known(TimeControl { periods })
     }
 
     /// The standard form: `300+3`, `40/5400+30:1800+30`, `*60`.
@@ -245,11 +245,11 @@ mod tests {
         reason = "a test fails loudly"
     )]
 
-    use super::{Reading, TimeControl};
+    use super::{Declared, TimeControl};
 
     fn standard(value: &str) -> Option<String> {
         match TimeControl::read(Some(value)) {
-            Reading::Known(control) => Some(control.standard()),
+            Declared::Known(control) => Some(control.standard()),
             _ => None,
         }
     }
@@ -278,9 +278,9 @@ mod tests {
     #[test]
     fn unknown_and_bad_values_are_told_apart() {
         for value in ["?", "-", "", "  "] {
-            assert_eq!(TimeControl::read(Some(value)), Reading::Unknown, "{value}");
+            assert_eq!(TimeControl::read(Some(value)), Declared::Unknown, "{value}");
         }
-        assert_eq!(TimeControl::read(None), Reading::Unknown);
+        assert_eq!(TimeControl::read(None), Declared::Unknown);
         for value in [
             "5 min",
             "300+",
@@ -297,7 +297,7 @@ mod tests {
             "*",
             "x",
         ] {
-            assert_eq!(TimeControl::read(Some(value)), Reading::Bad, "{value}");
+            assert_eq!(TimeControl::read(Some(value)), Declared::Bad, "{value}");
         }
     }
 
@@ -305,7 +305,7 @@ mod tests {
     /// last `M/S` period repeating.
     #[test]
     fn the_schedule_adds_increments_and_period_bonuses() {
-        let Reading::Known(control) = TimeControl::read(Some("2/100+5:1/50")) else {
+        let Declared::Known(control) = TimeControl::read(Some("2/100+5:1/50")) else {
             panic!("read");
         };
         let mut schedule = control.schedule();
@@ -314,7 +314,7 @@ mod tests {
             added,
             [(5000, 0), (5000, 50000), (0, 50000), (0, 50000), (0, 50000)]
         );
-        let Reading::Known(control) = TimeControl::read(Some("40/5400+30:1800+30")) else {
+        let Declared::Known(control) = TimeControl::read(Some("40/5400+30:1800+30")) else {
             panic!("read");
         };
         let mut schedule = control.schedule();
@@ -322,7 +322,7 @@ mod tests {
         assert_eq!(bonus.iter().sum::<i64>(), 1_800_000);
         assert_eq!(bonus[39], 1_800_000, "after move 40");
         assert!(control.clocks_follow());
-        let Reading::Known(daily) = TimeControl::read(Some("1/86400")) else {
+        let Declared::Known(daily) = TimeControl::read(Some("1/86400")) else {
             panic!("read");
         };
         assert!(!daily.clocks_follow());

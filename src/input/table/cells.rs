@@ -8,7 +8,7 @@ use super::Wanted;
 
 /// One column's values of the batch being handed out.
 #[derive(Default)]
-pub(super) struct Cells {
+pub(super) struct ColumnCells {
     pub(super) defs: Vec<i16>,
     pub(super) values: Values,
 }
@@ -27,7 +27,12 @@ pub(super) enum Values {
 
 /// The index of the column's value in row `row` of the batch, or `None` for a null;
 /// `next` is the index of the next value (rows are taken in order), moved past it.
-pub(super) fn value_at(cells: &Cells, max_def: i16, row: usize, next: &mut usize) -> Option<usize> {
+pub(super) fn value_at(
+    cells: &ColumnCells,
+    max_def: i16,
+    row: usize,
+    next: &mut usize,
+) -> Option<usize> {
     if max_def == 0 {
         return Some(row);
     }
@@ -44,7 +49,7 @@ pub(super) fn read_cells(
     reader: &mut ColumnReader,
     wanted: &Wanted,
     rows: usize,
-    cells: &mut Cells,
+    cells: &mut ColumnCells,
 ) -> parquet::errors::Result<usize> {
     cells.defs.clear();
     let defs = (wanted.max_def > 0).then_some(&mut cells.defs);

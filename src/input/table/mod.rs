@@ -22,7 +22,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 
 use super::split::Limits;
 use crate::pgn::RawGame;
-use cells::{Cells, Values, read_cells, value_at};
+use cells::{ColumnCells, Values, read_cells, value_at};
 use footer::{check_chunks, guarded, is_tag_name, kind_of};
 
 mod cells;
@@ -83,7 +83,7 @@ pub struct TableGames {
     next_group: usize,
     /// The batch being handed out (as `wanted`), its rows not yet handed out, the next
     /// of them, and each column's index of the value of that row.
-    batch: Arc<Vec<Cells>>,
+    batch: Arc<Vec<ColumnCells>>,
     batch_rows_left: usize,
     batch_row: usize,
     batch_values: Vec<usize>,
@@ -283,7 +283,7 @@ impl TableGames {
             Some(cells) => std::mem::take(cells),
             None => Vec::new(),
         };
-        batch.resize_with(self.wanted.len(), Cells::default);
+        batch.resize_with(self.wanted.len(), ColumnCells::default);
         let mut bytes = 0;
         for ((wanted, reader), cells) in self.wanted.iter().zip(&mut self.readers).zip(&mut batch) {
             let read = read_cells(reader, wanted, rows, cells)

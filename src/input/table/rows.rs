@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::cells::{Cells, Values, value_at};
+use super::cells::{ColumnCells, Values, value_at};
 use super::text::push_tag_value;
 use super::{Limits, Wanted};
 use crate::input::split::{Splitter, keep_spares};
@@ -18,7 +18,7 @@ pub struct TableRows {
     pub(super) file: Arc<str>,
     pub(super) limits: Limits,
     pub(super) wanted: Arc<[Wanted]>,
-    pub(super) batch: Arc<Vec<Cells>>,
+    pub(super) batch: Arc<Vec<ColumnCells>>,
     /// The next row in the batch, and the row after the last one.
     pub(super) row: usize,
     pub(super) end: usize,

@@ -18,7 +18,7 @@ use crate::rules::result::{self, GameResult, Termination};
 use crate::rules::tags::checks as tag_checks;
 use crate::rules::termination_tag;
 use crate::rules::termination_tag::Claim;
-use crate::rules::time_control::{Reading, TimeControl};
+use crate::rules::time_control::{Declared, TimeControl};
 
 /// What the record claims about the end: the termination marker and the `Result` tag.
 impl Replay<'_> {
@@ -255,9 +255,9 @@ impl Replay<'_> {
             return None;
         }
         let control = match TimeControl::read(self.report.tags.get("TimeControl")) {
-            Reading::Known(control) => Some(control),
-            Reading::Unknown => None,
-            Reading::Bad => {
+            Declared::Known(control) => Some(control),
+            Declared::Unknown => None,
+            Declared::Bad => {
                 if self.options.tag_infos {
                     let value = self.report.tags.value("TimeControl").to_string();
                     self.game_finding(
@@ -322,7 +322,7 @@ impl Replay<'_> {
             None => None,
         };
         let moves = std::mem::take(&mut self.move_clocks);
-        let game = clocks::Game {
+        let game = clocks::TimedGame {
             moves: &moves,
             plies: self.report.plies,
             first_mover: self.start.turn(),
