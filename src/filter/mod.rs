@@ -352,17 +352,22 @@ mod tests {
         }
     }
 
+    /// The filter's judgement of `raw` with the default options.
+    fn judged(
+        filter: &GameFilter,
+        raw: &RawGame,
+        seen: &mut Positions,
+        need_report: bool,
+    ) -> (super::Verdict, Option<crate::rules::GameReport>) {
+        let options = ReplayOptions::default();
+        filter.judge(raw, &options, seen, need_report, &mut Cells::default())
+    }
+
     /// (selected, positions replayed, report given) for a report-wanting command.
     fn judge(where_: &str, invert: bool) -> (bool, u32, bool) {
         let (raw, filter) = game_and_filter(ELO_2000, where_args(where_), invert);
         let mut seen = Positions(0);
-        let (verdict, report) = filter.judge(
-            &raw,
-            &ReplayOptions::default(),
-            &mut seen,
-            true,
-            &mut Cells::default(),
-        );
+        let (verdict, report) = judged(&filter, &raw, &mut seen, true);
         let given = report.is_some() && verdict.selected;
         (verdict.selected, seen.0, given)
     }
@@ -371,13 +376,7 @@ mod tests {
     fn select(where_: &str, invert: bool) -> (bool, u32) {
         let (raw, filter) = game_and_filter(ELO_2000, where_args(where_), invert);
         let mut seen = Positions(0);
-        let (verdict, report) = filter.judge(
-            &raw,
-            &ReplayOptions::default(),
-            &mut seen,
-            false,
-            &mut Cells::default(),
-        );
+        let (verdict, report) = judged(&filter, &raw, &mut seen, false);
         assert_eq!(report.is_some(), seen.0 > 0);
         (verdict.selected, seen.0)
     }
@@ -402,13 +401,7 @@ mod tests {
         };
         let (raw, filter) = game_and_filter(pgn, args, false);
         let mut seen = Positions(0);
-        let (verdict, _) = filter.judge(
-            &raw,
-            &ReplayOptions::default(),
-            &mut seen,
-            need_report,
-            &mut Cells::default(),
-        );
+        let (verdict, _) = judged(&filter, &raw, &mut seen, need_report);
         (verdict.selected, seen.0)
     }
 

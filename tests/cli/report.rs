@@ -21,6 +21,19 @@ fn report_of(extra: &[&str]) -> String {
     std::fs::read_to_string(&page).unwrap()
 }
 
+/// Runs `report` on `games` into `page` (it must exit 0) and returns the page.
+fn page_of(games: &std::path::Path, page: &std::path::Path) -> String {
+    let (code, _, stderr) = run_args(&[
+        "report",
+        "-q",
+        games.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::read_to_string(page).unwrap()
+}
+
 /// What a reader sees: the text of the page without its style sheet, each element's text
 /// separated by one space, with a space at both ends so that ` 4 games ` is a whole figure.
 fn text_of(html: &str) -> String {
@@ -505,15 +518,7 @@ fn report_draws_the_final_board_of_a_win_that_cannot_be() {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("report.html");
     let games = testdata("mate/games.pgn");
-    let (code, _, stderr) = run_args(&[
-        "report",
-        "-q",
-        games.to_str().unwrap(),
-        "-o",
-        page.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = page_of(&games, &page);
     // Six of the fixtures' "Time forfeit" wins are on the loser's move: their claim is
     // contradicted too (result.termination-conflict), with a card of its own.
     let all = articles(&html);
@@ -675,17 +680,10 @@ fn report_fits_a_390_px_phone_whatever_the_paths_and_tags() {
 #[test]
 fn report_draws_the_final_board_of_a_contradicted_termination() {
     let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("report.html");
-    let games = testdata("termination/claims.pgn");
-    let (code, _, stderr) = run_args(&[
-        "report",
-        "-q",
-        games.to_str().unwrap(),
-        "-o",
-        page.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = page_of(
+        &testdata("termination/claims.pgn"),
+        &dir.path().join("report.html"),
+    );
     let cards = articles(&html);
     assert_eq!(cards.len(), 2, "{cards:?}");
     assert!(
