@@ -44,7 +44,7 @@ pub struct Kept {
 }
 
 /// What a command reads of each game. The run settles the replay from it and from the
-/// filters in one place ([`replay_options`]), so that no command sets a replay switch by
+/// filters in one place (`replay_options`), so that no command sets a replay switch by
 /// hand, nor forgets what a `--where` on a column needs.
 #[derive(Debug, Clone, Copy)]
 pub struct Reads {

@@ -132,7 +132,7 @@ fn decode_cells(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// One record in `format`, with its line end (`extra`: as [`RecordWriter::new`]; Parquet:
+/// One record in `format`, with its line end (`extra`: as `RecordWriter::new` takes them; Parquet:
 /// the cells, for [`RecordWriter::write_encoded`] to gather). Each thread keeps its cells'
 /// buffers, so a record costs one allocation (the bytes returned).
 pub fn encode<R: Record>(record: &R, format: Format, extra: &[String]) -> anyhow::Result<Vec<u8>> {
