@@ -198,7 +198,7 @@ impl GameRun {
     }
 
     /// Runs every game through `process` (worker threads; it judges the game, usually
-    /// through [`GameRun::replay`]) and `sink` (in input order) the games the filters
+    /// through [`GameRun::judge`]) and `sink` (in input order) the games the filters
     /// select and `--dedupe` keeps, as [`Pipeline::run`]; warns when it read, picked or
     /// kept no game. The totals count the games `--shard`/`--games` picked, kept by the
     /// filters or not.
