@@ -28,7 +28,7 @@ use expr::Field;
 pub use material::{Identity, Material};
 pub use picker::ColumnPicker;
 
-/// The game filters a run asks for (`cli::FilterArgs` parses them from the flags).
+/// The game filters a run asks for (`cmd::args::FilterArgs` parses them from the flags).
 #[derive(Debug, Clone, Default)]
 pub struct Filters {
     /// `--where`: every one must hold.

@@ -10,7 +10,7 @@ use super::records::RecordWriter;
 use crate::record::Record;
 
 /// `--format`: a command's text form, or one of the record formats. Each command takes
-/// the values its flag lists (`cli::format_values`, `cli::FormatList`).
+/// the values its flag lists (`cmd::args::format_values`, `cmd::args::FormatList`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,
