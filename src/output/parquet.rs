@@ -14,7 +14,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use bytes::Bytes;
-use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
+use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::writer::{ColumnCloseResult, ColumnWriter, get_column_writer};
 use parquet::data_type::ByteArray;
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
@@ -146,6 +146,11 @@ enum Gathered {
         values: Vec<i64>,
         defined: Vec<i16>,
     },
+    /// Unsigned 64-bit values, stored as INT64 of the same bits (UINT_64).
+    Unsigned {
+        values: Vec<i64>,
+        defined: Vec<i16>,
+    },
     Double {
         values: Vec<f64>,
         defined: Vec<i16>,
@@ -168,6 +173,10 @@ impl Gathered {
                 values: Vec::new(),
                 defined: Vec::new(),
             },
+            Json::Unsigned => Gathered::Unsigned {
+                values: Vec::new(),
+                defined: Vec::new(),
+            },
             Json::Decimal => Gathered::Double {
                 values: Vec::new(),
                 defined: Vec::new(),
@@ -184,6 +193,7 @@ impl Gathered {
         match self {
             Gathered::Text { .. } => Gathered::of(Json::String),
             Gathered::Int { .. } => Gathered::of(Json::Number),
+            Gathered::Unsigned { .. } => Gathered::of(Json::Unsigned),
             Gathered::Double { .. } => Gathered::of(Json::Decimal),
             Gathered::Bool { .. } => Gathered::of(Json::Bool),
         }
@@ -215,6 +225,24 @@ impl Gathered {
                         anyhow::anyhow!("`{}` is not an integer", String::from_utf8_lossy(cell))
                     })?;
                     values.push(value);
+                    defined.push(1);
+                }
+            }
+            Gathered::Unsigned { values, defined } => {
+                if null {
+                    defined.push(0);
+                } else {
+                    let value = std::str::from_utf8(cell)
+                        .ok()
+                        .and_then(|text| text.parse::<u64>().ok())
+                        .ok_or_else(|| {
+                            anyhow::anyhow!(
+                                "`{}` is not an unsigned integer",
+                                String::from_utf8_lossy(cell)
+                            )
+                        })?;
+                    // The same 64 bits: UINT_64 tells a reader to read them unsigned.
+                    values.push(i64::from_ne_bytes(value.to_ne_bytes()));
                     defined.push(1);
                 }
             }
@@ -271,7 +299,10 @@ impl Gathered {
                 ends.clear();
                 defined.clear();
             }
-            (Gathered::Int { values, defined }, ColumnWriter::Int64ColumnWriter(writer)) => {
+            (
+                Gathered::Int { values, defined } | Gathered::Unsigned { values, defined },
+                ColumnWriter::Int64ColumnWriter(writer),
+            ) => {
                 writer.write_batch(values, Some(defined), None)?;
                 values.clear();
                 defined.clear();
@@ -319,6 +350,13 @@ fn field(name: &str, json: Json) -> anyhow::Result<Arc<Type>> {
     let (physical, logical) = match json {
         Json::String => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
         Json::Number => (Physical::INT64, None),
+        Json::Unsigned => (
+            Physical::INT64,
+            Some(LogicalType::Integer(IntType {
+                bit_width: 64,
+                is_signed: false,
+            })),
+        ),
         Json::Decimal => (Physical::DOUBLE, None),
         Json::Bool => (Physical::BOOLEAN, None),
     };

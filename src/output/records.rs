@@ -229,10 +229,12 @@ fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
                 line.extend_from_slice(b"null")
             }
             Json::String => json_string(&mut line, cell),
-            Json::Number | Json::Decimal | Json::Bool if cell.is_empty() => {
+            Json::Number | Json::Unsigned | Json::Decimal | Json::Bool if cell.is_empty() => {
                 line.extend_from_slice(b"null")
             }
-            Json::Number | Json::Decimal | Json::Bool => line.extend_from_slice(cell.as_bytes()),
+            Json::Number | Json::Unsigned | Json::Decimal | Json::Bool => {
+                line.extend_from_slice(cell.as_bytes())
+            }
         }
     }
     line.extend_from_slice(b"}\n");
