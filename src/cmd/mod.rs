@@ -5,6 +5,7 @@ pub mod completions;
 pub mod convert;
 pub mod fen;
 pub mod man;
+pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod positions;

@@ -7,7 +7,7 @@ use crate::util::*;
 
 /// Every game-reading command and output, as arguments before the input. `OUT` stands for
 /// a file in the run's folder, compared too.
-const COMMANDS: [&[&str]; 16] = [
+const COMMANDS: [&[&str]; 19] = [
     &["validate", "--level", "info"],
     &[
         "validate",
@@ -55,6 +55,9 @@ const COMMANDS: [&[&str]; 16] = [
         "-o",
         "OUT.parquet",
     ],
+    &["moves", "--fen", "--comments", "--tags", "White"],
+    &["moves", "--format", "parquet", "-o", "OUT.parquet"],
+    &["moves", "--format", "jsonl"],
     &["convert"],
     &["convert", "--moves", "uci", "--skip-invalid"],
     &["report", "-o", "OUT.html"],
