@@ -348,3 +348,12 @@ fn a_lichess_table_gives_the_moves_of_its_pgn() {
     assert!(table.len() > 100);
     assert_eq!(table, cut(pgn));
 }
+
+/// After 1... c5 the pawn on b5 is pinned: no capture en passant is legal, but one is
+/// pseudo-legal, and PolyGlot (python-chess's `zobrist_hash`) counts the file then.
+#[test]
+fn a_pinned_en_passant_pawn_still_counts_in_the_key() {
+    let pgn = "[FEN \"4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1\"]\n[SetUp \"1\"]\n\n1... c5 *\n";
+    let rows = moves_of(pgn, &[]);
+    assert_eq!(rows[0].split(',').nth(17), Some("3825361906023198151"));
+}
