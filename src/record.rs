@@ -19,6 +19,9 @@ pub enum Json {
     Decimal,
     /// `true` or `false` (an empty cell is `null`).
     Bool,
+    /// A JSON array of cells of the element type, in its JSON text (`moves --per-game`;
+    /// Parquet LIST). An empty cell is `null`; the element type is not a list.
+    List(&'static Json),
 }
 
 /// A column: its name (the CSV header and the JSON key) and its JSON type.
@@ -61,6 +64,26 @@ impl Column {
         Column {
             name,
             json: Json::Bool,
+        }
+    }
+
+    /// A column of one cell of type `json`.
+    pub const fn of(name: &'static str, json: Json) -> Column {
+        Column { name, json }
+    }
+
+    /// A column of lists whose elements are of type `json` (a scalar type).
+    pub const fn list_of(name: &'static str, json: Json) -> Column {
+        let element = match json {
+            Json::String | Json::List(_) => &Json::String,
+            Json::Number => &Json::Number,
+            Json::Unsigned => &Json::Unsigned,
+            Json::Decimal => &Json::Decimal,
+            Json::Bool => &Json::Bool,
+        };
+        Column {
+            name,
+            json: Json::List(element),
         }
     }
 }
@@ -123,6 +146,13 @@ impl Cells {
         if let Some(value) = value {
             self.text.push_str(itoa::Buffer::new().format(value));
         }
+        self.ends.push(self.text.len());
+    }
+
+    /// A list as its JSON array text (`Json::List`; no CSV holds one).
+    pub fn list(&mut self, json_array: &str) {
+        self.separate();
+        self.text.push_str(json_array);
         self.ends.push(self.text.len());
     }
 

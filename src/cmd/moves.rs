@@ -5,10 +5,10 @@ use crate::cli::{
 };
 use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
-use crate::output::records::encode;
+use crate::output::records::{encode, json_array};
 use crate::output::{Format, Output, SinkFormat};
 use crate::pgn::RawGame;
-use crate::record::{Cells, Column, Record};
+use crate::record::{Cells, Column, Json, Record};
 use crate::rules::fen::style::FenStyle;
 use crate::rules::moves::{MoveFacts, MoveLog};
 use crate::rules::replay::annotations::{Clock, Eval};
@@ -62,6 +62,12 @@ pub struct Args {
     )]
     pub tags: Vec<String>,
 
+    /// One record per game instead (jsonl and parquet only): file, game, line, plies,
+    /// then each column from `san` on as a list in ply order (Parquet LIST columns, a
+    /// null element where the cell is empty); --tags columns stay single values.
+    #[arg(long, help_heading = "Output")]
+    pub per_game: bool,
+
     /// En passant field of --fen: always, pseudo or legal (as `pgnkit fen --ep`).
     #[arg(long, value_enum, default_value_t = EpArg::Always, help_heading = "Rules")]
     pub ep: EpArg,
@@ -93,6 +99,9 @@ fn write<const FEN: bool, const COMMENTS: bool>(
     global: &GlobalArgs,
 ) -> anyhow::Result<ExitStatus> {
     crate::cmd::stats::check_tag_columns(&args.tags)?;
+    if args.per_game && args.format == Format::Csv {
+        anyhow::bail!("--per-game writes lists: give --format jsonl or --format parquet");
+    }
     let output = args.output.output.as_deref();
     let run = GameRun::new(global, &args.input, &[("-o", output)], Reads::REPORT)?;
     let sink = SinkFormat::new(args.format, run.ctx.data_on_terminal, run.ctx.threads)?;
@@ -101,8 +110,12 @@ fn write<const FEN: bool, const COMMENTS: bool>(
         ep: args.ep.into(),
         castling: args.castling.into(),
     };
-    let mut records =
-        sink.open_records::<MoveRecord<FEN, COMMENTS>, _>(Output::create(output)?, tags)?;
+    let output = Output::create(output)?;
+    let mut records = if args.per_game {
+        sink.open_records::<GameRecord<FEN, COMMENTS>, _>(output, tags)?
+    } else {
+        sink.open_records::<MoveRecord<FEN, COMMENTS>, _>(output, tags)?
+    };
     let totals = run.run(
         |raw| {
             let mut log = MoveLog::new(FEN.then_some(style));
@@ -110,6 +123,20 @@ fn write<const FEN: bool, const COMMENTS: bool>(
             judged.map(|report| {
                 log.annotate(raw, &report, run.options(), COMMENTS);
                 let tags: Vec<&str> = tags.iter().map(|t| report.tags.value(t)).collect();
+                if args.per_game {
+                    let lists = GameRecord::<FEN, COMMENTS>::lists(raw, &log);
+                    let record = GameRecord::<FEN, COMMENTS> {
+                        raw,
+                        plies: log.moves.len(),
+                        lists: &lists,
+                        tags: &tags,
+                    };
+                    // A game without moves gives no record.
+                    if log.moves.is_empty() {
+                        return Ok(Vec::new());
+                    }
+                    return Ok(vec![encode(&record, format, &args.tags)?]);
+                }
                 // Encoded on the worker threads: the writer only copies bytes.
                 let rows = log.moves.iter().map(|m| {
                     let record = MoveRecord::<FEN, COMMENTS> {
@@ -140,52 +167,115 @@ struct MoveRecord<'a, const FEN: bool, const COMMENTS: bool> {
     tags: &'a [&'a str],
 }
 
-/// The columns, with `fen` after `key` and `comment` last where asked.
+/// The columns from `san` on, each made by `$col` (a cell, or a list of them), after the
+/// `$head` columns; `fen` after `key` and `comment` last where asked.
 macro_rules! move_columns {
-    ($($fen:expr)?; $($comment:expr)?) => {
-        &[
-            Column::string("file"),
-            Column::number("game"),
-            Column::number("line"),
-            Column::number("ply"),
-            Column::number("move_number"),
-            Column::string("color"),
-            Column::string("san"),
-            Column::string("uci"),
-            Column::string("piece"),
-            Column::string("from"),
-            Column::string("to"),
-            Column::string("captured"),
-            Column::string("promotion"),
-            Column::string("castling"),
-            Column::bool("en_passant"),
-            Column::bool("check"),
-            Column::bool("mate"),
-            Column::unsigned("key"),
-            $($fen,)?
-            Column::number("halfmove_clock"),
-            Column::number("repetition"),
-            Column::decimal("clock"),
-            Column::decimal("move_time"),
-            Column::number("eval_cp"),
-            Column::number("eval_mate"),
-            Column::string("nags"),
-            $($comment,)?
-        ]
+    ($col:path, [$($head:expr),*], [$($fen:literal)?], [$($comment:literal)?]) => {
+        const {
+            &[
+                $($head,)*
+                $col("san", Json::String),
+                $col("uci", Json::String),
+                $col("piece", Json::String),
+                $col("from", Json::String),
+                $col("to", Json::String),
+                $col("captured", Json::String),
+                $col("promotion", Json::String),
+                $col("castling", Json::String),
+                $col("en_passant", Json::Bool),
+                $col("check", Json::Bool),
+                $col("mate", Json::Bool),
+                $col("key", Json::Unsigned),
+                $($col($fen, Json::String),)?
+                $col("halfmove_clock", Json::Number),
+                $col("repetition", Json::Number),
+                $col("clock", Json::Decimal),
+                $col("move_time", Json::Decimal),
+                $col("eval_cp", Json::Number),
+                $col("eval_mate", Json::Number),
+                $col("nags", Json::String),
+                $($col($comment, Json::String),)?
+            ]
+        }
     };
 }
 
-const PLAIN: &[Column] = move_columns!(;);
-const WITH_FEN: &[Column] = move_columns!(Column::string("fen"););
-const WITH_COMMENT: &[Column] = move_columns!(; Column::string("comment"));
-const WITH_BOTH: &[Column] = move_columns!(Column::string("fen"); Column::string("comment"));
+/// The four column lists of a record kind, as `--fen` and `--comments` pick them.
+macro_rules! column_sets {
+    ($col:path, [$($head:expr),*]) => {
+        match (FEN, COMMENTS) {
+            (false, false) => move_columns!($col, [$($head),*], [], []),
+            (true, false) => move_columns!($col, [$($head),*], ["fen"], []),
+            (false, true) => move_columns!($col, [$($head),*], [], ["comment"]),
+            (true, true) => move_columns!($col, [$($head),*], ["fen"], ["comment"]),
+        }
+    };
+}
 
-const fn columns(fen: bool, comments: bool) -> &'static [Column] {
-    match (fen, comments) {
-        (false, false) => PLAIN,
-        (true, false) => WITH_FEN,
-        (false, true) => WITH_COMMENT,
-        (true, true) => WITH_BOTH,
+/// The columns of a move's record before `san`.
+const MOVE_HEAD: usize = 6;
+
+/// `--per-game`: one game, each column from `san` on a list of its moves' cells.
+struct GameRecord<'a, const FEN: bool, const COMMENTS: bool> {
+    raw: &'a RawGame,
+    plies: usize,
+    /// The JSON arrays, in column order.
+    lists: &'a [String],
+    tags: &'a [&'a str],
+}
+
+impl<const FEN: bool, const COMMENTS: bool> GameRecord<'_, FEN, COMMENTS> {
+    /// Each column of the moves' records from `san` on, as a JSON array of their cells.
+    fn lists(raw: &RawGame, log: &MoveLog) -> Vec<String> {
+        let rows: Vec<Cells> = log
+            .moves
+            .iter()
+            .map(|m| {
+                let mut cells = Cells::default();
+                let record = MoveRecord::<FEN, COMMENTS> {
+                    raw,
+                    log,
+                    m,
+                    tags: &[],
+                };
+                record.cells(&mut cells);
+                cells
+            })
+            .collect();
+        let columns = <MoveRecord<FEN, COMMENTS> as Record>::COLUMNS;
+        (MOVE_HEAD..columns.len())
+            .zip(columns.iter().skip(MOVE_HEAD))
+            .map(|(index, column)| {
+                let cells = rows.iter().map(|row| row.get(index).unwrap_or_default());
+                json_array(column.json, cells, true)
+            })
+            .collect()
+    }
+}
+
+impl<const FEN: bool, const COMMENTS: bool> Record for GameRecord<'_, FEN, COMMENTS> {
+    const COLUMNS: &'static [Column] = column_sets!(
+        Column::list_of,
+        [
+            Column::string("file"),
+            Column::number("game"),
+            Column::number("line"),
+            Column::number("plies")
+        ]
+    );
+    const EMPTY_STRING_IS_NULL: bool = true;
+
+    fn cells(&self, cells: &mut Cells) {
+        cells.text(&self.raw.file);
+        cells.number(self.raw.index);
+        cells.number(self.raw.line);
+        cells.number(u64::try_from(self.plies).unwrap_or(u64::MAX));
+        for list in self.lists {
+            cells.list(list);
+        }
+        for tag in self.tags {
+            cells.text(tag);
+        }
     }
 }
 
@@ -194,7 +284,17 @@ fn seconds(millis: Option<i64>) -> String {
 }
 
 impl<const FEN: bool, const COMMENTS: bool> Record for MoveRecord<'_, FEN, COMMENTS> {
-    const COLUMNS: &'static [Column] = columns(FEN, COMMENTS);
+    const COLUMNS: &'static [Column] = column_sets!(
+        Column::of,
+        [
+            Column::string("file"),
+            Column::number("game"),
+            Column::number("line"),
+            Column::number("ply"),
+            Column::number("move_number"),
+            Column::string("color")
+        ]
+    );
     const EMPTY_STRING_IS_NULL: bool = true;
 
     fn cells(&self, cells: &mut Cells) {

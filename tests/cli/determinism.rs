@@ -7,7 +7,7 @@ use crate::util::*;
 
 /// Every game-reading command and output, as arguments before the input. `OUT` stands for
 /// a file in the run's folder, compared too.
-const COMMANDS: [&[&str]; 19] = [
+const COMMANDS: [&[&str]; 20] = [
     &["validate", "--level", "info"],
     &[
         "validate",
@@ -58,6 +58,14 @@ const COMMANDS: [&[&str]; 19] = [
     &["moves", "--fen", "--comments", "--tags", "White"],
     &["moves", "--format", "parquet", "-o", "OUT.parquet"],
     &["moves", "--format", "jsonl"],
+    &[
+        "moves",
+        "--per-game",
+        "--format",
+        "parquet",
+        "-o",
+        "OUT.parquet",
+    ],
     &["convert"],
     &["convert", "--moves", "uci", "--skip-invalid"],
     &["report", "-o", "OUT.html"],

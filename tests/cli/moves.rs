@@ -357,3 +357,135 @@ fn a_pinned_en_passant_pawn_still_counts_in_the_key() {
     let rows = moves_of(pgn, &[]);
     assert_eq!(rows[0].split(',').nth(17), Some("3825361906023198151"));
 }
+
+/// The moves of each game as `--per-game` lists them: per column, the cells of its moves'
+/// records in ply order (JSON values as the per-move JSON lines have them).
+fn per_move_lists(jsonl: &str) -> Vec<serde_json::Map<String, serde_json::Value>> {
+    let mut games: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
+    let skip = ["file", "game", "line", "ply", "move_number", "color"];
+    for line in jsonl.lines() {
+        let row: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line).unwrap();
+        if row["ply"] == 1 {
+            let mut game = serde_json::Map::new();
+            for key in ["file", "game", "line"] {
+                game.insert(key.into(), row[key].clone());
+            }
+            game.insert("plies".into(), 0.into());
+            games.push(game);
+        }
+        let game = games.last_mut().unwrap();
+        game["plies"] = (game["plies"].as_u64().unwrap() + 1).into();
+        for (key, value) in row {
+            if skip.contains(&key.as_str()) {
+                continue;
+            }
+            if key == "White" {
+                game.insert(key, value);
+                continue;
+            }
+            let list = game.entry(key).or_insert_with(|| serde_json::json!([]));
+            list.as_array_mut().unwrap().push(value);
+        }
+    }
+    games
+}
+
+#[test]
+fn per_game_lists_the_cells_of_each_move() {
+    let path = testdata("parquet/lichess.pgn");
+    let path = path.to_str().unwrap();
+    let flags = [
+        "moves",
+        "--fen",
+        "--comments",
+        "--tags",
+        "White",
+        "--format",
+        "jsonl",
+    ];
+    let (code, per_move, _) = run_args(&[&flags[..], &[path]].concat());
+    assert_eq!(code, 0);
+    let (code, per_game_text, _) = run_args(&[&flags[..], &["--per-game", path]].concat());
+    assert_eq!(code, 0);
+    let per_game: Vec<serde_json::Map<String, serde_json::Value>> = per_game_text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let expected = per_move_lists(&per_move);
+    assert!(expected.len() > 3);
+    assert_eq!(per_game, expected);
+    // The keys are in the order of the per-move columns (the tag last).
+    let first = per_game_text.lines().next().unwrap();
+    let at = |key: &str| first.find(&format!("\"{key}\":")).unwrap();
+    let order = [
+        "file", "game", "line", "plies", "san", "uci", "key", "fen", "nags", "comment", "White",
+    ];
+    assert!(
+        order.windows(2).all(|pair| at(pair[0]) < at(pair[1])),
+        "{first}"
+    );
+}
+
+#[test]
+fn per_game_is_refused_in_csv() {
+    let (code, stdout, stderr) = run(&["moves", "--per-game"], "1. e4 *\n");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("--per-game"), "{stderr}");
+}
+
+/// `--per-game --format parquet`: LIST columns of the element types, the lists equal to
+/// the JSON lines' (a null element where the cell is empty).
+#[test]
+fn per_game_parquet_lists_are_the_jsonl_lists() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+    let path = testdata("parquet/lichess.pgn");
+    let path = path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.parquet");
+    let out = out.to_str().unwrap();
+    let flags = ["moves", "--per-game", "--comments", "--tags", "White"];
+    let (code, _, stderr) =
+        run_args(&[&flags[..], &["--format", "parquet", "-o", out, path]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let (_, jsonl, _) = run_args(&[&flags[..], &["--format", "jsonl", path]].concat());
+    let to_json = |field: &Field| -> serde_json::Value {
+        match field {
+            Field::Null => serde_json::Value::Null,
+            Field::Bool(b) => (*b).into(),
+            Field::Long(n) => (*n).into(),
+            Field::ULong(n) => (*n).into(),
+            // JSON lines write whole seconds as integers.
+            Field::Double(d) if d.fract() == 0.0 => (*d as i64).into(),
+            Field::Double(d) => (*d).into(),
+            Field::Str(s) => s.clone().into(),
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    let reader = SerializedFileReader::new(std::fs::File::open(out).unwrap()).unwrap();
+    let rows: Vec<serde_json::Value> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| {
+            let row = row.unwrap();
+            let mut object = serde_json::Map::new();
+            for (name, field) in row.get_column_iter() {
+                let value = match field {
+                    Field::ListInternal(list) => {
+                        serde_json::Value::Array(list.elements().iter().map(to_json).collect())
+                    }
+                    other => to_json(other),
+                };
+                object.insert(name.clone(), value);
+            }
+            serde_json::Value::Object(object)
+        })
+        .collect();
+    let expected: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert!(expected.len() > 3);
+    assert_eq!(rows, expected);
+}
