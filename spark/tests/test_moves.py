@@ -8,6 +8,7 @@ and Polars read `--per-game` as typed LIST columns equal to the per-move rows. R
 import csv
 import io
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -114,3 +115,28 @@ def test_per_game_lists_read_typed_by_duckdb_and_polars(tmp_path):
     exploded = frame.select(["game", "san", "key", "clock", "eval_cp"]).explode(["san", "key", "clock", "eval_cp"])
     assert exploded.to_dicts() == per_move.select(["game", "san", "key", "clock", "eval_cp"]).to_dicts()
     assert frame["plies"].to_list() == [len(s) for s in frame["san"].to_list()]
+
+
+def guide_block(marker):
+    """The ```sql block of the guide (docs/GUIDE.md) that reads `marker`."""
+    text = (REPO / "docs" / "GUIDE.md").read_text()
+    return next(b for b in re.findall(r"```sql\n(.*?)```", text, re.S) if marker in b)
+
+
+def test_guide_query_joining_moves_to_stats_gives_the_csv_figures(tmp_path):
+    pgnkit("moves", LICHESS, "--format", "parquet", "-o", tmp_path / "moves.parquet")
+    pgnkit("stats", LICHESS, "--tags", "TimeControl", "--format", "parquet", "-o", tmp_path / "games.parquet")
+    moves = list(csv.DictReader(io.StringIO(pgnkit("moves", LICHESS).decode("utf-8"))))
+    games = list(csv.DictReader(io.StringIO(pgnkit("stats", LICHESS, "--tags", "TimeControl").decode("utf-8"))))
+    control = {(g["file"], g["game"]): g["TimeControl"] for g in games}
+    expected = {}
+    for m in moves:
+        tc = control[(m["file"], m["game"])]
+        ids, count, low = expected.get(tc, (set(), 0, 0))
+        ids.add(m["game"])
+        low += m["clock"] != "" and float(m["clock"]) < 30
+        expected[tc] = (ids, count + 1, low)
+    os.chdir(tmp_path)
+    got = duckdb.connect().execute(guide_block("'moves.parquet'")).fetchall()
+    assert got == sorted((tc, len(ids), n, low) for tc, (ids, n, low) in expected.items())
+    assert any(low > 0 for *_, low in got)
