@@ -10,7 +10,7 @@ use crate::output::{Format, Output, SinkFormat};
 use crate::pgn::RawGame;
 use crate::record::{Cells, Column, Json, Record};
 use crate::rules::fen::style::FenStyle;
-use crate::rules::moves::{MoveFacts, MoveLog};
+use crate::rules::moves::{MoveFacts, MoveLog, role_letter, square_name};
 use crate::rules::replay::annotations::{Clock, Eval};
 
 /// One record per move of each game's main line: SAN, UCI, piece, squares, capture,
@@ -299,10 +299,8 @@ impl<const FEN: bool, const COMMENTS: bool> Record for MoveRecord<'_, FEN, COMME
 
     fn cells(&self, cells: &mut Cells) {
         let (raw, log, m) = (self.raw, self.log, self.m);
-        let letter = |role: Option<shakmaty::Role>| {
-            role.map_or(String::new(), |r| r.upper_char().to_string())
-        };
-        let square = |sq: Option<shakmaty::Square>| sq.map_or(String::new(), |s| s.to_string());
+        let letter = |role: Option<shakmaty::Role>| role.map_or("", role_letter);
+        let square = |sq: Option<shakmaty::Square>| sq.map_or("", square_name);
         cells.text(&raw.file);
         cells.number(raw.index);
         cells.number(raw.line);
@@ -311,11 +309,11 @@ impl<const FEN: bool, const COMMENTS: bool> Record for MoveRecord<'_, FEN, COMME
         cells.text(if m.mover.is_white() { "white" } else { "black" });
         cells.text(log.san(m));
         cells.text(log.uci(m));
-        cells.text(&letter(Some(m.m.role())));
-        cells.text(&square(m.from));
-        cells.text(&square(m.to));
-        cells.text(&letter(m.m.capture()));
-        cells.text(&letter(m.m.promotion()));
+        cells.text(letter(Some(m.m.role())));
+        cells.text(square(m.from));
+        cells.text(square(m.to));
+        cells.text(letter(m.m.capture()));
+        cells.text(letter(m.m.promotion()));
         cells.text(match m.m {
             shakmaty::Move::Castle { king, rook } if rook.file() > king.file() => "O-O",
             shakmaty::Move::Castle { .. } => "O-O-O",

@@ -6,8 +6,6 @@
 //! (`annotations::read_move_comment`) and the one walk of the clocks
 //! (`clocks::timeline`).
 
-use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::ops::Range;
 
 use shakmaty::uci::UciMove;
@@ -58,8 +56,8 @@ pub struct MoveLog {
     /// The moves' texts, back to back.
     text: Vec<u8>,
     pub moves: Vec<MoveFacts>,
-    /// How often each position (`position_key`) has occurred.
-    seen: HashMap<u64, u32>,
+    /// The key (`position_key`) of each position of the game so far, ply 0 first.
+    keys: Vec<u64>,
     first_mover: Color,
 }
 
@@ -70,7 +68,7 @@ impl MoveLog {
             ranks: RankCache::default(),
             text: Vec::new(),
             moves: Vec::new(),
-            seen: HashMap::new(),
+            keys: Vec::new(),
             first_mover: Color::White,
         }
     }
@@ -262,9 +260,14 @@ fn without_commands(text: &[u8]) -> String {
 
 impl PlyVisitor for MoveLog {
     fn position(&mut self, ply: u32, step: Option<PlyMove<'_>>, pos: &Chess) {
-        let seen = self.seen.entry(position_key(pos)).or_insert(0);
-        *seen += 1;
-        let repetition = *seen;
+        // A position can recur only since the last capture or pawn move (the halfmove
+        // clock), with the same side to move: every second key back that far.
+        let key = position_key(pos);
+        let back = (pos.halfmoves() as usize).min(self.keys.len());
+        let since = self.keys.get(self.keys.len() - back..).unwrap_or_default();
+        let earlier = since.iter().rev().skip(1).step_by(2).filter(|&&k| k == key);
+        let repetition = 1 + u32::try_from(earlier.count()).unwrap_or(u32::MAX);
+        self.keys.push(key);
         let Some(step) = step else {
             self.first_mover = pos.turn();
             self.moves.reserve(128);
@@ -280,9 +283,16 @@ impl PlyVisitor for MoveLog {
         };
         let san = self.push(|text| text.extend_from_slice(step.san));
         let uci = self.push(|text| {
-            let mut s = String::new();
-            let _ = write!(s, "{uci}");
-            text.extend_from_slice(s.as_bytes());
+            for square in [from, to].into_iter().flatten() {
+                text.extend_from_slice(square_name(square).as_bytes());
+            }
+            if let UciMove::Normal {
+                promotion: Some(role),
+                ..
+            } = uci
+            {
+                text.push(role.char() as u8);
+            }
         });
         let fen = match self.fen {
             Some(style) => {
@@ -319,5 +329,29 @@ impl PlyVisitor for MoveLog {
             move_time: None,
             eval: None,
         });
+    }
+}
+
+/// A square's name (`e4`), without the formatter.
+pub fn square_name(square: shakmaty::Square) -> &'static str {
+    const NAMES: [&str; 64] = [
+        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2",
+        "h2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4",
+        "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6",
+        "f6", "g6", "h6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8",
+        "e8", "f8", "g8", "h8",
+    ];
+    NAMES.get(usize::from(square)).copied().unwrap_or_default()
+}
+
+/// A piece's upper-case letter (`P N B R Q K`).
+pub fn role_letter(role: shakmaty::Role) -> &'static str {
+    match role {
+        shakmaty::Role::Pawn => "P",
+        shakmaty::Role::Knight => "N",
+        shakmaty::Role::Bishop => "B",
+        shakmaty::Role::Rook => "R",
+        shakmaty::Role::Queen => "Q",
+        shakmaty::Role::King => "K",
     }
 }
