@@ -19,7 +19,7 @@ use parquet::column::writer::{ColumnCloseResult, ColumnWriter, get_column_writer
 use parquet::data_type::ByteArray;
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
-use parquet::schema::types::{ColumnDescPtr, Type};
+use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
 use crate::record::Json;
 
@@ -479,11 +479,20 @@ impl<W: Write + Send> ParquetTable<W> {
         let schema = Type::group_type_builder("schema")
             .with_fields(fields)
             .build()?;
-        let properties = WriterProperties::builder()
+        let mut properties = WriterProperties::builder()
             // Level 1: the cheapest zstd (BENCHMARKS.md "Parquet").
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-            .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")))
-            .build();
+            .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
+        // Position keys hardly repeat: a dictionary of them is work for nothing.
+        for &(name, json) in &columns {
+            let path = match json {
+                Json::Unsigned => vec![name.to_string()],
+                Json::List(Json::Unsigned) => vec![name.into(), "list".into(), "element".into()],
+                _ => continue,
+            };
+            properties = properties.set_column_dictionary_enabled(ColumnPath::new(path), false);
+        }
+        let properties = properties.build();
         let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))?;
         let encoding = Encoding {
             columns: writer.schema_descr().columns().to_vec(),
