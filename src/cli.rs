@@ -39,6 +39,7 @@ pub enum Command {
     Validate(cmd::validate::Args),
     Stats(cmd::stats::Args),
     Fen(cmd::fen::Args),
+    Moves(cmd::moves::Args),
     Pgn(cmd::pgn::Args),
     CheckFen(cmd::check_fen::Args),
     Convert(cmd::convert::Args),

@@ -32,6 +32,7 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Validate(args) => cmd::validate::run(args, global),
         Command::Stats(args) => cmd::stats::run(args, global),
         Command::Fen(args) => cmd::fen::run(args, global),
+        Command::Moves(args) => cmd::moves::run(args, global),
         Command::Pgn(args) => cmd::pgn::run(args, global),
         Command::CheckFen(args) => cmd::check_fen::run(args, global),
         Command::Convert(args) => cmd::convert::run(args, global),

@@ -12,10 +12,16 @@ pub enum Json {
     /// A JSON number, written as the cell's text (an empty cell is `null`): an integer
     /// (Parquet INT64).
     Number,
+    /// A JSON number, an unsigned 64-bit integer (Parquet INT64 annotated UINT_64): a
+    /// position key.
+    Unsigned,
     /// A JSON number that may have a fraction, such as clock seconds (Parquet DOUBLE).
     Decimal,
     /// `true` or `false` (an empty cell is `null`).
     Bool,
+    /// A JSON array of cells of the element type, in its JSON text (`moves --per-game`;
+    /// Parquet LIST). An empty cell is `null`; the element type is not a list.
+    List(&'static Json),
 }
 
 /// A column: its name (the CSV header and the JSON key) and its JSON type.
@@ -40,6 +46,13 @@ impl Column {
         }
     }
 
+    pub const fn unsigned(name: &'static str) -> Column {
+        Column {
+            name,
+            json: Json::Unsigned,
+        }
+    }
+
     pub const fn decimal(name: &'static str) -> Column {
         Column {
             name,
@@ -51,6 +64,26 @@ impl Column {
         Column {
             name,
             json: Json::Bool,
+        }
+    }
+
+    /// A column of one cell of type `json`.
+    pub const fn of(name: &'static str, json: Json) -> Column {
+        Column { name, json }
+    }
+
+    /// A column of lists whose elements are of type `json` (a scalar type).
+    pub const fn list_of(name: &'static str, json: Json) -> Column {
+        let element = match json {
+            Json::String | Json::List(_) => &Json::String,
+            Json::Number => &Json::Number,
+            Json::Unsigned => &Json::Unsigned,
+            Json::Decimal => &Json::Decimal,
+            Json::Bool => &Json::Bool,
+        };
+        Column {
+            name,
+            json: Json::List(element),
         }
     }
 }
@@ -105,6 +138,22 @@ impl Cells {
                 self.ends.push(self.text.len());
             }
         }
+    }
+
+    /// A signed number (an evaluation), or an empty cell.
+    pub fn signed(&mut self, value: Option<i64>) {
+        self.separate();
+        if let Some(value) = value {
+            self.text.push_str(itoa::Buffer::new().format(value));
+        }
+        self.ends.push(self.text.len());
+    }
+
+    /// A list as its JSON array text (`Json::List`; no CSV holds one).
+    pub fn list(&mut self, json_array: &str) {
+        self.separate();
+        self.text.push_str(json_array);
+        self.ends.push(self.text.len());
     }
 
     pub fn bool(&mut self, value: bool) {
@@ -214,6 +263,8 @@ mod tests {
         cells.number(12u32);
         cells.bool(true);
         cells.text("");
+        cells.signed(Some(-17));
+        cells.signed(None);
         let mut more = Cells::default();
         more.text("x");
         more.number(7u32);
@@ -221,19 +272,19 @@ mod tests {
         all.extend_from(&Cells::default());
         all.extend_from(&cells);
         all.extend_from(&more);
-        let expected = ["a,b", "", "12", "true", "", "x", "7"];
+        let expected = ["a,b", "", "12", "true", "", "-17", "", "x", "7"];
         assert_eq!(all.iter().collect::<Vec<_>>(), expected);
         for (index, cell) in expected.iter().enumerate() {
             assert_eq!(all.get(index), Some(*cell));
         }
         assert_eq!(all.get(expected.len()), None);
         assert_eq!(all.len(), expected.len());
-        assert_eq!(all.joined(), "a,b,,12,true,,x,7");
+        assert_eq!(all.joined(), "a,b,,12,true,,-17,,x,7");
         assert_eq!(all.quoted, [0]);
         more.text("\"");
         more.text("cr\r");
         all.extend_from(&more);
-        assert_eq!(all.quoted, [0, 9, 10]);
+        assert_eq!(all.quoted, [0, 11, 12]);
         let mut one = Cells::default();
         one.optional(None::<u32>);
         assert_eq!(one.iter().collect::<Vec<_>>(), [""]);

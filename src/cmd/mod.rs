@@ -7,6 +7,7 @@ pub mod context;
 pub mod convert;
 pub mod fen;
 pub mod man;
+pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod positions;

@@ -178,7 +178,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
 
 /// `--tags` names become column names: an empty one, or two that differ only in case
 /// (DuckDB and Spark compare column names so), would make a table no reader takes.
-fn check_tag_columns(tags: &[String]) -> anyhow::Result<()> {
+pub(crate) fn check_tag_columns(tags: &[String]) -> anyhow::Result<()> {
     for (i, name) in tags.iter().enumerate() {
         if name.is_empty() {
             anyhow::bail!(

@@ -14,12 +14,12 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use bytes::Bytes;
-use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
+use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::writer::{ColumnCloseResult, ColumnWriter, get_column_writer};
 use parquet::data_type::ByteArray;
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
-use parquet::schema::types::{ColumnDescPtr, Type};
+use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
 use crate::record::Json;
 
@@ -146,6 +146,11 @@ enum Gathered {
         values: Vec<i64>,
         defined: Vec<i16>,
     },
+    /// Unsigned 64-bit values, stored as INT64 of the same bits (UINT_64).
+    Unsigned {
+        values: Vec<i64>,
+        defined: Vec<i16>,
+    },
     Double {
         values: Vec<f64>,
         defined: Vec<i16>,
@@ -153,6 +158,13 @@ enum Gathered {
     Bool {
         values: Vec<bool>,
         defined: Vec<i16>,
+    },
+    /// A LIST column: its elements' values and definition levels (0: no list, 1: an
+    /// empty list, 2: a null element, 3: an element), and each element's repetition
+    /// level (0: the first of its row, 1: another).
+    List {
+        element: Box<Gathered>,
+        repeated: Vec<i16>,
     },
 }
 
@@ -168,6 +180,10 @@ impl Gathered {
                 values: Vec::new(),
                 defined: Vec::new(),
             },
+            Json::Unsigned => Gathered::Unsigned {
+                values: Vec::new(),
+                defined: Vec::new(),
+            },
             Json::Decimal => Gathered::Double {
                 values: Vec::new(),
                 defined: Vec::new(),
@@ -176,6 +192,26 @@ impl Gathered {
                 values: Vec::new(),
                 defined: Vec::new(),
             },
+            Json::List(element) => Gathered::List {
+                element: Box::new(Gathered::of(match element {
+                    // No list of lists: `Column::list_of` makes none.
+                    Json::List(_) => Json::String,
+                    scalar => *scalar,
+                })),
+                repeated: Vec::new(),
+            },
+        }
+    }
+
+    /// The definition levels of the values (of the elements, for a list).
+    fn defined(&mut self) -> &mut Vec<i16> {
+        match self {
+            Gathered::Text { defined, .. }
+            | Gathered::Int { defined, .. }
+            | Gathered::Unsigned { defined, .. }
+            | Gathered::Double { defined, .. }
+            | Gathered::Bool { defined, .. } => defined,
+            Gathered::List { element, .. } => element.defined(),
         }
     }
 
@@ -184,43 +220,100 @@ impl Gathered {
         match self {
             Gathered::Text { .. } => Gathered::of(Json::String),
             Gathered::Int { .. } => Gathered::of(Json::Number),
+            Gathered::Unsigned { .. } => Gathered::of(Json::Unsigned),
             Gathered::Double { .. } => Gathered::of(Json::Decimal),
             Gathered::Bool { .. } => Gathered::of(Json::Bool),
+            Gathered::List { element, .. } => Gathered::List {
+                element: Box::new(element.emptied()),
+                repeated: Vec::new(),
+            },
         }
     }
 
     /// Adds one cell (its CSV text); an empty cell is null, except an empty string where
     /// empty strings are kept (`Record::EMPTY_STRING_IS_NULL`).
     fn push(&mut self, cell: &[u8], empty_string_is_null: bool) -> anyhow::Result<()> {
+        self.push_at(cell, empty_string_is_null, (0, 1))
+    }
+
+    /// As `push`, with the definition levels of a null and of a value.
+    fn push_at(
+        &mut self,
+        cell: &[u8],
+        empty_string_is_null: bool,
+        (null_level, value_level): (i16, i16),
+    ) -> anyhow::Result<()> {
         let null = cell.is_empty();
         match self {
+            Gathered::List { element, repeated } => {
+                if null {
+                    repeated.push(0);
+                    element.defined().push(0);
+                    return Ok(());
+                }
+                let items: Vec<serde_json::Value> =
+                    serde_json::from_slice(cell).map_err(|err| {
+                        anyhow::anyhow!("a list cell that is not a JSON array: {err}")
+                    })?;
+                if items.is_empty() {
+                    repeated.push(0);
+                    element.defined().push(1);
+                }
+                for (i, item) in items.iter().enumerate() {
+                    repeated.push(if i == 0 { 0 } else { 1 });
+                    let text = match item {
+                        serde_json::Value::Null => String::new(),
+                        serde_json::Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    };
+                    element.push_at(text.as_bytes(), empty_string_is_null, (2, 3))?;
+                }
+            }
             Gathered::Text {
                 text,
                 ends,
                 defined,
             } => {
                 if null && empty_string_is_null {
-                    defined.push(0);
+                    defined.push(null_level);
                 } else {
                     text.extend_from_slice(cell);
                     ends.push(text.len());
-                    defined.push(1);
+                    defined.push(value_level);
                 }
             }
             Gathered::Int { values, defined } => {
                 if null {
-                    defined.push(0);
+                    defined.push(null_level);
                 } else {
                     let value = parse_integer(cell).ok_or_else(|| {
                         anyhow::anyhow!("`{}` is not an integer", String::from_utf8_lossy(cell))
                     })?;
                     values.push(value);
-                    defined.push(1);
+                    defined.push(value_level);
+                }
+            }
+            Gathered::Unsigned { values, defined } => {
+                if null {
+                    defined.push(null_level);
+                } else {
+                    let value = std::str::from_utf8(cell)
+                        .ok()
+                        .and_then(|text| text.parse::<u64>().ok())
+                        .ok_or_else(|| {
+                            anyhow::anyhow!(
+                                "`{}` is not an unsigned integer",
+                                String::from_utf8_lossy(cell)
+                            )
+                        })?;
+                    // The same 64 bits: UINT_64 tells a reader to read them unsigned.
+                    values.push(i64::from_ne_bytes(value.to_ne_bytes()));
+                    defined.push(value_level);
                 }
             }
             Gathered::Double { values, defined } => {
                 if null {
-                    defined.push(0);
+                    defined.push(null_level);
                 } else {
                     let value = std::str::from_utf8(cell)
                         .ok()
@@ -229,15 +322,15 @@ impl Gathered {
                             anyhow::anyhow!("`{}` is not a number", String::from_utf8_lossy(cell))
                         })?;
                     values.push(value);
-                    defined.push(1);
+                    defined.push(value_level);
                 }
             }
             Gathered::Bool { values, defined } => {
                 if null {
-                    defined.push(0);
+                    defined.push(null_level);
                 } else {
                     values.push(cell == b"true");
-                    defined.push(1);
+                    defined.push(value_level);
                 }
             }
         }
@@ -246,8 +339,21 @@ impl Gathered {
 
     /// Writes the row group's cells into the column's writer and empties the buffers.
     fn write_into(&mut self, writer: &mut ColumnWriter<'_>) -> anyhow::Result<()> {
+        self.write_levels(writer, None)
+    }
+
+    /// As `write_into`, with the repetition levels of a list's elements.
+    fn write_levels(
+        &mut self,
+        writer: &mut ColumnWriter<'_>,
+        repeated: Option<&[i16]>,
+    ) -> anyhow::Result<()> {
         let mismatch = || anyhow::anyhow!("a Parquet column of another type");
         match (self, writer) {
+            (Gathered::List { element, repeated }, writer) => {
+                element.write_levels(writer, Some(repeated))?;
+                repeated.clear();
+            }
             (
                 Gathered::Text {
                     text,
@@ -267,22 +373,25 @@ impl Gathered {
                         value
                     })
                     .collect();
-                writer.write_batch(&values, Some(defined), None)?;
+                writer.write_batch(&values, Some(defined), repeated)?;
                 ends.clear();
                 defined.clear();
             }
-            (Gathered::Int { values, defined }, ColumnWriter::Int64ColumnWriter(writer)) => {
-                writer.write_batch(values, Some(defined), None)?;
+            (
+                Gathered::Int { values, defined } | Gathered::Unsigned { values, defined },
+                ColumnWriter::Int64ColumnWriter(writer),
+            ) => {
+                writer.write_batch(values, Some(defined), repeated)?;
                 values.clear();
                 defined.clear();
             }
             (Gathered::Double { values, defined }, ColumnWriter::DoubleColumnWriter(writer)) => {
-                writer.write_batch(values, Some(defined), None)?;
+                writer.write_batch(values, Some(defined), repeated)?;
                 values.clear();
                 defined.clear();
             }
             (Gathered::Bool { values, defined }, ColumnWriter::BoolColumnWriter(writer)) => {
-                writer.write_batch(values, Some(defined), None)?;
+                writer.write_batch(values, Some(defined), repeated)?;
                 values.clear();
                 defined.clear();
             }
@@ -316,9 +425,34 @@ fn parse_integer(cell: &[u8]) -> Option<i64> {
 /// The Parquet type of a column: every column is optional (null where JSON lines write
 /// `null`); strings are UTF-8, numbers INT64, decimals DOUBLE.
 fn field(name: &str, json: Json) -> anyhow::Result<Arc<Type>> {
+    if let Json::List(element) = json {
+        // The three-level LIST of the Parquet format: an optional list of optional
+        // elements.
+        let element = field("element", *element)?;
+        let list = Type::group_type_builder("list")
+            .with_repetition(Repetition::REPEATED)
+            .with_fields(vec![element])
+            .build()?;
+        return Ok(Arc::new(
+            Type::group_type_builder(name)
+                .with_repetition(Repetition::OPTIONAL)
+                .with_logical_type(Some(LogicalType::List))
+                .with_fields(vec![Arc::new(list)])
+                .build()?,
+        ));
+    }
     let (physical, logical) = match json {
+        // A list of lists is never made (`Column::list_of`).
+        Json::List(_) => anyhow::bail!("a list of lists: {name}"),
         Json::String => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
         Json::Number => (Physical::INT64, None),
+        Json::Unsigned => (
+            Physical::INT64,
+            Some(LogicalType::Integer(IntType {
+                bit_width: 64,
+                is_signed: false,
+            })),
+        ),
         Json::Decimal => (Physical::DOUBLE, None),
         Json::Bool => (Physical::BOOLEAN, None),
     };
@@ -345,11 +479,20 @@ impl<W: Write + Send> ParquetTable<W> {
         let schema = Type::group_type_builder("schema")
             .with_fields(fields)
             .build()?;
-        let properties = WriterProperties::builder()
+        let mut properties = WriterProperties::builder()
             // Level 1: the cheapest zstd (BENCHMARKS.md "Parquet").
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-            .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")))
-            .build();
+            .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
+        // Position keys hardly repeat: a dictionary of them is work for nothing.
+        for &(name, json) in &columns {
+            let path = match json {
+                Json::Unsigned => vec![name.to_string()],
+                Json::List(Json::Unsigned) => vec![name.into(), "list".into(), "element".into()],
+                _ => continue,
+            };
+            properties = properties.set_column_dictionary_enabled(ColumnPath::new(path), false);
+        }
+        let properties = properties.build();
         let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))?;
         let encoding = Encoding {
             columns: writer.schema_descr().columns().to_vec(),

@@ -229,14 +229,44 @@ fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
                 line.extend_from_slice(b"null")
             }
             Json::String => json_string(&mut line, cell),
-            Json::Number | Json::Decimal | Json::Bool if cell.is_empty() => {
+            Json::Number | Json::Unsigned | Json::Decimal | Json::Bool | Json::List(_)
+                if cell.is_empty() =>
+            {
                 line.extend_from_slice(b"null")
             }
-            Json::Number | Json::Decimal | Json::Bool => line.extend_from_slice(cell.as_bytes()),
+            Json::Number | Json::Unsigned | Json::Decimal | Json::Bool | Json::List(_) => {
+                line.extend_from_slice(cell.as_bytes())
+            }
         }
     }
     line.extend_from_slice(b"}\n");
     line
+}
+
+/// The JSON array of `cells` as elements of type `json` (empty cells are `null`, empty
+/// strings too where `empty_string_is_null`): a `Json::List` cell.
+pub fn json_array<'c>(
+    json: Json,
+    cells: impl Iterator<Item = &'c str>,
+    empty_string_is_null: bool,
+) -> String {
+    let mut out = Vec::with_capacity(64);
+    out.push(b'[');
+    for (i, cell) in cells.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        match json {
+            Json::String if cell.is_empty() && empty_string_is_null => {
+                out.extend_from_slice(b"null")
+            }
+            Json::String | Json::List(_) => json_string(&mut out, cell),
+            _ if cell.is_empty() => out.extend_from_slice(b"null"),
+            _ => out.extend_from_slice(cell.as_bytes()),
+        }
+    }
+    out.push(b']');
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// A JSON string, escaped as serde_json escapes it.

@@ -74,11 +74,39 @@ fn name(color: Color) -> &'static str {
     }
 }
 
+/// One move of a game's timeline: the mover's clock after it (read, or derived from the
+/// move times) and the time it took (written, or from the clocks under the control).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimedMove {
+    pub ply: u32,
+    pub clock: Option<Millis>,
+    pub time: Option<Millis>,
+}
+
 /// The figures and findings of a game's clocks under `control` (`None`: no time control
 /// is known, and only the written move times count).
 pub fn judge(
     game: &TimedGame,
     control: Option<&TimeControl>,
+) -> (ClockFigures, Derived, Vec<ClockFinding>) {
+    walk(game, control, &mut |_| {})
+}
+
+/// Every move of the game with its clock and move time, in ply order, as [`judge`] sees
+/// them: `moves`' clock and move_time columns.
+pub fn timeline(game: &TimedGame, control: Option<&TimeControl>) -> Vec<TimedMove> {
+    let mut moves = Vec::with_capacity(game.plies as usize);
+    walk(game, control, &mut |m| moves.push(m));
+    moves.sort_by_key(|m| m.ply);
+    moves
+}
+
+/// The one walk of each side's moves through the time control: [`judge`]'s figures and
+/// findings, and each move handed to `each` as it is reached.
+fn walk(
+    game: &TimedGame,
+    control: Option<&TimeControl>,
+    each: &mut dyn FnMut(TimedMove),
 ) -> (ClockFigures, Derived, Vec<ClockFinding>) {
     let mut figures = ClockFigures::default();
     let mut all_derived = Derived::default();
@@ -86,6 +114,7 @@ pub fn judge(
     // The clocks follow from the moves only under a control that adds time move by move.
     let control = control.filter(|control| control.clocks_follow());
     let read_clocks = game.moves.iter().any(|m| m.clock.is_some());
+    let has_times = game.moves.iter().any(|m| m.time.is_some());
     for side in Color::ALL {
         let side_moves = side_move_count(game, side);
         let mut annotated = game.moves.iter().filter(|m| m.mover == side).peekable();
@@ -146,6 +175,9 @@ pub fn judge(
             } else {
                 recorded
             };
+            // Derived clocks count only where some move time is written.
+            let clock = if derive && !has_times { None } else { before };
+            each(TimedMove { ply, clock, time });
         }
         let slot = index(side);
         if let Some(cell) = figures.time_used.get_mut(slot) {
@@ -154,7 +186,6 @@ pub fn judge(
         if let Some(cell) = figures.move_time_max.get_mut(slot) {
             *cell = longest;
         }
-        let has_times = game.moves.iter().any(|m| m.time.is_some());
         if let Some(cell) = all_derived.get_mut(slot)
             && has_times
         {

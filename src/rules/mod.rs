@@ -11,6 +11,7 @@ pub mod draw;
 pub mod fen;
 pub mod findings;
 pub mod mate_check;
+pub mod moves;
 pub mod openings;
 pub mod perft;
 pub mod replay;

@@ -7,7 +7,7 @@ use crate::util::*;
 
 /// Every game-reading command and output, as arguments before the input. `OUT` stands for
 /// a file in the run's folder, compared too.
-const COMMANDS: [&[&str]; 16] = [
+const COMMANDS: [&[&str]; 20] = [
     &["validate", "--level", "info"],
     &[
         "validate",
@@ -50,6 +50,17 @@ const COMMANDS: [&[&str]; 16] = [
     &[
         "fen",
         "--every-ply",
+        "--format",
+        "parquet",
+        "-o",
+        "OUT.parquet",
+    ],
+    &["moves", "--fen", "--comments", "--tags", "White"],
+    &["moves", "--format", "parquet", "-o", "OUT.parquet"],
+    &["moves", "--format", "jsonl"],
+    &[
+        "moves",
+        "--per-game",
         "--format",
         "parquet",
         "-o",

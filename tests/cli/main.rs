@@ -36,6 +36,7 @@ mod determinism;
 mod docs;
 mod fen;
 mod mate;
+mod moves;
 mod openings;
 mod parquet;
 mod perft;

@@ -330,13 +330,7 @@ impl Replay<'_> {
         let text = self.raw.token_text(token);
         // The move just played was made by the side not to move now.
         let mover = !self.pos.turn();
-        let found = if annotations::may_annotate(text) {
-            annotations::read_comment(text)
-        } else if annotations::may_be_cutechess(text)
-            && let Some(found) = annotations::read_cutechess(text, mover)
-        {
-            found
-        } else {
+        let Some(found) = annotations::read_move_comment(text, mover) else {
             return;
         };
         if self.options.judgement && (found.clock.is_some() || found.move_time.is_some()) {

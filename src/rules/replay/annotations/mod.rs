@@ -332,6 +332,18 @@ pub fn read_comment(text: &[u8]) -> CommentAnnotations<'_> {
     found
 }
 
+/// What a comment after a move of `mover` says: its `[%...]` commands, or else
+/// cutechess's move comment; `None` when neither (most comments, for a byte search).
+pub fn read_move_comment(text: &[u8], mover: Color) -> Option<CommentAnnotations<'_>> {
+    if may_annotate(text) {
+        Some(read_comment(text))
+    } else if may_be_cutechess(text) {
+        read_cutechess(text, mover)
+    } else {
+        None
+    }
+}
+
 /// Whether a comment may hold an annotation: `[%` somewhere (the only cost paid by
 /// comments without one).
 pub fn may_annotate(text: &[u8]) -> bool {

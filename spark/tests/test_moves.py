@@ -1,0 +1,142 @@
+"""`pgnkit moves` with real readers (SPEC.md "moves", issue 44): `key` is python-chess's
+`chess.polyglot.zobrist_hash` on every ply of the corpus's lichess games; DuckDB reads
+the Parquet with the declared types (UBIGINT key) and every cell equals the CSV's; DuckDB
+and Polars read `--per-game` as typed LIST columns equal to the per-move rows. Runs in
+`.ci/run`'s virtual environment with $PGNKIT_BIN (default: target/debug/pgnkit).
+"""
+
+import csv
+import io
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import chess.pgn
+import chess.polyglot
+import duckdb
+import polars as pl
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TESTDATA = REPO / "testdata"
+CORPUS = REPO.parent / "shared" / "corpus" / "lichess"
+PGNKIT = Path(os.environ.get("PGNKIT_BIN", REPO / "target" / "debug" / "pgnkit")).resolve()
+LICHESS = TESTDATA / "parquet" / "lichess.pgn"
+
+TYPES = {
+    "file": "VARCHAR", "game": "BIGINT", "line": "BIGINT", "ply": "BIGINT",
+    "move_number": "BIGINT", "color": "VARCHAR", "san": "VARCHAR", "uci": "VARCHAR",
+    "piece": "VARCHAR", "from": "VARCHAR", "to": "VARCHAR", "captured": "VARCHAR",
+    "promotion": "VARCHAR", "castling": "VARCHAR", "en_passant": "BOOLEAN",
+    "check": "BOOLEAN", "mate": "BOOLEAN", "key": "UBIGINT", "halfmove_clock": "BIGINT",
+    "repetition": "BIGINT", "clock": "DOUBLE", "move_time": "DOUBLE", "eval_cp": "BIGINT",
+    "eval_mate": "BIGINT", "nags": "VARCHAR",
+}
+
+
+def pgnkit(*args):
+    done = subprocess.run(
+        [str(PGNKIT), "--quiet", *map(str, args)],
+        capture_output=True, stdin=subprocess.DEVNULL, cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout
+
+
+def lichess_files():
+    files = sorted(CORPUS.glob("*.pgn")) if CORPUS.is_dir() else []
+    return files or [LICHESS]
+
+
+@pytest.mark.parametrize("path", lichess_files(), ids=lambda p: p.name)
+def test_key_is_python_chess_zobrist_hash_on_every_ply(path):
+    rows = csv.DictReader(io.StringIO(pgnkit("moves", path).decode("utf-8")))
+    ours = [(int(r["game"]), int(r["ply"]), int(r["key"])) for r in rows]
+    theirs = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        game_no = 0
+        while (game := chess.pgn.read_game(f)) is not None:
+            game_no += 1
+            board = game.board()
+            if type(board) is not chess.Board:
+                continue  # a variant pgnkit does not replay (Three-check): no moves
+            for ply, move in enumerate(game.mainline_moves(), 1):
+                board.push(move)
+                theirs.append((game_no, ply, chess.polyglot.zobrist_hash(board)))
+    assert len(ours) > 100
+    assert ours == theirs
+
+
+def cell_text(value, duck_type):
+    if value is None:
+        return ""
+    if duck_type == "BOOLEAN":
+        return "true" if value else "false"
+    if duck_type == "DOUBLE":
+        return value
+    return str(value)
+
+
+def test_duckdb_reads_the_declared_types_and_the_csv_cells(tmp_path):
+    out = tmp_path / "moves.parquet"
+    pgnkit("moves", "--format", "parquet", "-o", out, LICHESS)
+    header, *rows = list(csv.reader(io.StringIO(pgnkit("moves", LICHESS).decode("utf-8"))))
+    described = duckdb.sql(f"DESCRIBE SELECT * FROM '{out}'").fetchall()
+    assert [(name, kind) for name, kind, *_ in described] == list(TYPES.items())
+    assert header == list(TYPES)
+    table = duckdb.sql(f"SELECT * FROM '{out}'").fetchall()
+    assert len(table) == len(rows) > 100
+    kinds = list(TYPES.values())
+    for ours, csv_row in zip(table, rows):
+        for value, cell, kind in zip(ours, csv_row, kinds):
+            if kind == "DOUBLE" and value is not None:
+                assert value == float(cell)
+            else:
+                assert cell_text(value, kind) == cell
+    assert max(r[17] for r in table) >= 2**63  # the keys above INT64 read unsigned
+
+
+def test_per_game_lists_read_typed_by_duckdb_and_polars(tmp_path):
+    out = tmp_path / "games.parquet"
+    moves = tmp_path / "moves.parquet"
+    pgnkit("moves", "--per-game", "--format", "parquet", "-o", out, LICHESS)
+    pgnkit("moves", "--format", "parquet", "-o", moves, LICHESS)
+    described = dict((n, k) for n, k, *_ in duckdb.sql(f"DESCRIBE SELECT * FROM '{out}'").fetchall())
+    assert described["plies"] == "BIGINT"
+    for name, kind in list(TYPES.items())[6:]:
+        assert described[name] == kind + "[]"
+    frame = pl.read_parquet(out)
+    assert frame.schema["key"] == pl.List(pl.UInt64)
+    assert frame.schema["clock"] == pl.List(pl.Float64)
+    assert frame.schema["check"] == pl.List(pl.Boolean)
+    # The lists are the per-move rows, in ply order.
+    per_move = pl.read_parquet(moves)
+    exploded = frame.select(["game", "san", "key", "clock", "eval_cp"]).explode(["san", "key", "clock", "eval_cp"])
+    assert exploded.to_dicts() == per_move.select(["game", "san", "key", "clock", "eval_cp"]).to_dicts()
+    assert frame["plies"].to_list() == [len(s) for s in frame["san"].to_list()]
+
+
+def guide_block(marker):
+    """The ```sql block of the guide (docs/GUIDE.md) that reads `marker`."""
+    text = (REPO / "docs" / "GUIDE.md").read_text()
+    return next(b for b in re.findall(r"```sql\n(.*?)```", text, re.S) if marker in b)
+
+
+def test_guide_query_joining_moves_to_stats_gives_the_csv_figures(tmp_path):
+    pgnkit("moves", LICHESS, "--format", "parquet", "-o", tmp_path / "moves.parquet")
+    pgnkit("stats", LICHESS, "--tags", "TimeControl", "--format", "parquet", "-o", tmp_path / "games.parquet")
+    moves = list(csv.DictReader(io.StringIO(pgnkit("moves", LICHESS).decode("utf-8"))))
+    games = list(csv.DictReader(io.StringIO(pgnkit("stats", LICHESS, "--tags", "TimeControl").decode("utf-8"))))
+    control = {(g["file"], g["game"]): g["TimeControl"] for g in games}
+    expected = {}
+    for m in moves:
+        tc = control[(m["file"], m["game"])]
+        ids, count, low = expected.get(tc, (set(), 0, 0))
+        ids.add(m["game"])
+        low += m["clock"] != "" and float(m["clock"]) < 30
+        expected[tc] = (ids, count + 1, low)
+    os.chdir(tmp_path)
+    got = duckdb.connect().execute(guide_block("'moves.parquet'")).fetchall()
+    assert got == sorted((tc, len(ids), n, low) for tc, (ids, n, low) in expected.items())
+    assert any(low > 0 for *_, low in got)
