@@ -8,8 +8,7 @@ and Polars read `--per-game` as typed LIST columns equal to the per-move rows. R
 import csv
 import io
 import os
-import re
-import subprocess
+import sys
 from pathlib import Path
 
 import chess.pgn
@@ -18,10 +17,9 @@ import duckdb
 import polars as pl
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TESTDATA = REPO / "testdata"
-CORPUS = REPO.parent / "shared" / "corpus" / "lichess"
-PGNKIT = Path(os.environ.get("PGNKIT_BIN", REPO / "target" / "debug" / "pgnkit")).resolve()
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pgnkit_testing import CORPUS, TESTDATA, cell_text, csv_rows, pgnkit, sql_block  # noqa: E402
+
 LICHESS = TESTDATA / "parquet" / "lichess.pgn"
 
 TYPES = {
@@ -33,15 +31,6 @@ TYPES = {
     "repetition": "BIGINT", "clock": "DOUBLE", "move_time": "DOUBLE", "eval_cp": "BIGINT",
     "eval_mate": "BIGINT", "nags": "VARCHAR",
 }
-
-
-def pgnkit(*args):
-    done = subprocess.run(
-        [str(PGNKIT), "--quiet", *map(str, args)],
-        capture_output=True, stdin=subprocess.DEVNULL, cwd=REPO,
-    )
-    assert done.returncode == 0, done.stderr.decode()
-    return done.stdout
 
 
 def lichess_files():
@@ -66,16 +55,6 @@ def test_key_is_python_chess_zobrist_hash_on_every_ply(path):
                 theirs.append((game_no, ply, chess.polyglot.zobrist_hash(board)))
     assert len(ours) > 100
     assert ours == theirs
-
-
-def cell_text(value, duck_type):
-    if value is None:
-        return ""
-    if duck_type == "BOOLEAN":
-        return "true" if value else "false"
-    if duck_type == "DOUBLE":
-        return value
-    return str(value)
 
 
 def test_duckdb_reads_the_declared_types_and_the_csv_cells(tmp_path):
@@ -117,12 +96,6 @@ def test_per_game_lists_read_typed_by_duckdb_and_polars(tmp_path):
     assert frame["plies"].to_list() == [len(s) for s in frame["san"].to_list()]
 
 
-def guide_block(marker):
-    """The ```sql block of the guide (docs/GUIDE.md) that reads `marker`."""
-    text = (REPO / "docs" / "GUIDE.md").read_text()
-    return next(b for b in re.findall(r"```sql\n(.*?)```", text, re.S) if marker in b)
-
-
 def test_guide_query_joining_moves_to_stats_gives_the_csv_figures(tmp_path):
     pgnkit("moves", LICHESS, "--format", "parquet", "-o", tmp_path / "moves.parquet")
     pgnkit("stats", LICHESS, "--tags", "TimeControl", "--format", "parquet", "-o", tmp_path / "games.parquet")
@@ -137,6 +110,6 @@ def test_guide_query_joining_moves_to_stats_gives_the_csv_figures(tmp_path):
         low += m["clock"] != "" and float(m["clock"]) < 30
         expected[tc] = (ids, count + 1, low)
     os.chdir(tmp_path)
-    got = duckdb.connect().execute(guide_block("'moves.parquet'")).fetchall()
+    got = duckdb.connect().execute(sql_block("'moves.parquet'")).fetchall()
     assert got == sorted((tc, len(ids), n, low) for tc, (ids, n, low) in expected.items())
     assert any(low > 0 for *_, low in got)

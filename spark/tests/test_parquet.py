@@ -6,11 +6,7 @@ games, which pgnkit reads as it reads their PGN. Runs in `.ci/run`'s virtual env
 with $PGNKIT_BIN (default: target/debug/pgnkit).
 """
 
-import csv
-import io
 import os
-import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,50 +16,20 @@ import pyarrow.parquet as pq
 import pytest
 
 SPARK_DIR = Path(__file__).resolve().parents[1]
-REPO = SPARK_DIR.parent
-TESTDATA = REPO / "testdata"
-CORPUS = REPO.parent / "shared" / "corpus" / "lichess"
-PGNKIT = Path(os.environ.get("PGNKIT_BIN", REPO / "target" / "debug" / "pgnkit")).resolve()
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(SPARK_DIR))
-sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(SPARK_DIR.parent / "scripts"))
 from pgnkit_schema import findings_schema, games_schema  # noqa: E402
 from pyspark.sql.types import BooleanType, DoubleType, LongType, StringType  # noqa: E402
 
 import parquet_fixtures  # noqa: E402
-
-
-def pgnkit(*args):
-    done = subprocess.run(
-        [str(PGNKIT), "--quiet", *map(str, args)],
-        capture_output=True, stdin=subprocess.DEVNULL, cwd=REPO,
-    )
-    assert done.returncode in (0, 1), done.stderr.decode()
-    return done.stdout
-
-
-def csv_rows(data):
-    reader = csv.reader(io.StringIO(data.decode("utf-8")))
-    header = next(reader)
-    return header, list(reader)
+from pgnkit_testing import CORPUS, REPO, TESTDATA, cell_text, csv_rows, pgnkit, sql_block  # noqa: E402
 
 
 DUCKDB_TYPE = {StringType(): "VARCHAR", LongType(): "BIGINT", DoubleType(): "DOUBLE", BooleanType(): "BOOLEAN"}
 
 
-def cell_text(value, duck_type):
-    """A DuckDB value as pgnkit's CSV writes it."""
-    if value is None:
-        return ""
-    if duck_type == "BOOLEAN":
-        return "true" if value else "false"
-    if duck_type == "DOUBLE":
-        return value  # compared as numbers
-    return str(value)
-
-
-# Each command's output, and the types its columns must have (from the Spark schemas where
-# the job has the table; fen's from SPEC.md "fen output").
 FEN_TYPES = {"file": "VARCHAR", "game": "BIGINT", "line": "BIGINT", "ply": "BIGINT", "san": "VARCHAR", "fen": "VARCHAR"}
 CASES = [
     ("stats", ["stats", "--tags", "TimeControl,WhiteTitle,Nope", TESTDATA / "bench" / "lichess_manwithavan.pgn"]),
@@ -124,13 +90,6 @@ def test_spark_games_schema_is_the_schema_of_stats_parquet(tmp_path):
         assert arrow.field(name).nullable == spark[name].nullable, name
 
 
-def readme_block(marker):
-    """The ```sql block of the README or the guide (docs/GUIDE.md) that reads `marker`."""
-    text = (REPO / "README.md").read_text() + (REPO / "docs" / "GUIDE.md").read_text()
-    blocks = re.findall(r"```sql\n(.*?)```", text, re.S)
-    return next(block for block in blocks if marker in block)
-
-
 def test_readme_duckdb_query_gives_the_csv_figures(tmp_path):
     source = TESTDATA / "bench" / "lichess_manwithavan.pgn"
     out = tmp_path / "games.parquet"
@@ -138,7 +97,7 @@ def test_readme_duckdb_query_gives_the_csv_figures(tmp_path):
     pgnkit("stats", source, tags, "--format", "parquet", "-o", out)
     header, rows = csv_rows(pgnkit("stats", source, tags))
     col = {name: i for i, name in enumerate(header)}
-    sql = readme_block("'games.parquet'")
+    sql = sql_block("FROM 'games.parquet'\n")
     con = duckdb.connect()
     os.chdir(tmp_path)
     draw_sql, time_sql = [s.strip() for s in sql.split(";") if s.strip()]
