@@ -17,7 +17,7 @@ use crate::output::findings::CodeFilter;
 use crate::output::pgn::MoveStyle;
 use crate::pgn::{TextDecoder, UnknownEncoding};
 use crate::pipeline::{GameRange, Shard};
-use crate::rules::fen::style::{CastlingLetters, EpConvention};
+use crate::rules::fen::style::{CastlingLetters, EpConvention, FenStyle};
 use crate::rules::mate_check::MateCheck;
 use crate::rules::replay::notation::{BadPieceLetters, PieceLetters};
 
@@ -261,6 +261,30 @@ pub struct OutputArg {
     /// another output of the command, is refused).
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
+}
+
+/// How a FEN is written (`fen`, and `moves --fen`): one pair of flags, one `FenStyle`.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct FenStyleArgs {
+    /// En passant field of a FEN written: always (after every double step, the PGN
+    /// standard), pseudo (an enemy pawn stands ready: X-FEN) or legal (a legal capture
+    /// exists: python-chess).
+    #[arg(long, value_enum, default_value_t = EpArg::Always, help_heading = "Rules")]
+    pub ep: EpArg,
+
+    /// Castling letters of a FEN written: xfen (`KQkq`, file letters only where needed)
+    /// or shredder (rook files always, `HAha`).
+    #[arg(long, value_enum, default_value_t = CastlingArg::Xfen, help_heading = "Rules")]
+    pub castling: CastlingArg,
+}
+
+impl FenStyleArgs {
+    pub fn style(self) -> FenStyle {
+        FenStyle {
+            ep: self.ep.into(),
+            castling: self.castling.into(),
+        }
+    }
 }
 
 /// `--ep`: when the en passant field names a square.

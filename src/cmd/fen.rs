@@ -5,7 +5,7 @@ use std::io::Write;
 use shakmaty::Chess;
 
 use crate::cmd::args::CodeArgs;
-use crate::cmd::args::{CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg};
+use crate::cmd::args::{FenStyleArgs, GlobalArgs, InputArgs, OutputArg};
 use crate::cmd::args::{TextOrRecords, format_values};
 use crate::cmd::run::{Ending, GameRun, Reads, StderrErrors};
 use crate::exit::ExitStatus;
@@ -58,15 +58,8 @@ pub struct Args {
     )]
     pub format: Format,
 
-    /// En passant field: always (after every double step, the PGN standard), pseudo (an
-    /// enemy pawn stands ready: X-FEN) or legal (a legal capture exists: python-chess).
-    #[arg(long, value_enum, default_value_t = EpArg::Always, help_heading = "Rules")]
-    pub ep: EpArg,
-
-    /// Castling letters: xfen (`KQkq`, file letters only where needed) or shredder
-    /// (rook files always, `HAha`).
-    #[arg(long, value_enum, default_value_t = CastlingArg::Xfen, help_heading = "Rules")]
-    pub castling: CastlingArg,
+    #[command(flatten)]
+    pub fen_style: FenStyleArgs,
 }
 
 const EXAMPLES: &str = "\
@@ -226,10 +219,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         (false, Some(n)) => Want::Ply(n),
         (false, None) => Want::Final,
     };
-    let style = FenStyle {
-        ep: args.ep.into(),
-        castling: args.castling.into(),
-    };
+    let style = args.fen_style.style();
     let codes = args.codes.filter()?;
     // Positions and their error findings only.
     let run = GameRun::new(

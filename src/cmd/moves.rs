@@ -1,7 +1,7 @@
 //! `pgnkit moves`: one record per main-line move (SPEC.md "moves").
 
 use crate::cmd::args::{
-    CastlingArg, EpArg, GlobalArgs, InputArgs, OutputArg, RecordsOnly, format_values,
+    FenStyleArgs, GlobalArgs, InputArgs, OutputArg, RecordsOnly, format_values,
 };
 use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
@@ -9,7 +9,6 @@ use crate::output::records::{encode, json_array};
 use crate::output::{Format, Output, SinkFormat};
 use crate::pgn::RawGame;
 use crate::record::{Cells, Column, Json, Record};
-use crate::rules::fen::style::FenStyle;
 use crate::rules::moves::{MoveFacts, MoveLog, role_letter, square_name};
 use crate::rules::replay::annotations::{Clock, Eval};
 
@@ -68,13 +67,9 @@ pub struct Args {
     #[arg(long, help_heading = "Output")]
     pub per_game: bool,
 
-    /// En passant field of --fen: always, pseudo or legal (as `pgnkit fen --ep`).
-    #[arg(long, value_enum, default_value_t = EpArg::Always, help_heading = "Rules")]
-    pub ep: EpArg,
-
-    /// Castling letters of --fen: xfen or shredder (as `pgnkit fen --castling`).
-    #[arg(long, value_enum, default_value_t = CastlingArg::Xfen, help_heading = "Rules")]
-    pub castling: CastlingArg,
+    /// The style of the `fen` column (--fen).
+    #[command(flatten)]
+    pub fen_style: FenStyleArgs,
 }
 
 const EXAMPLES: &str = "\
@@ -106,10 +101,7 @@ fn write<const FEN: bool, const COMMENTS: bool>(
     let run = GameRun::new(global, &args.input, &[("-o", output)], Reads::REPORT)?;
     let sink = SinkFormat::new(args.format, run.ctx.data_on_terminal, run.ctx.threads)?;
     let (format, tags) = (sink.format(), &args.tags);
-    let style = FenStyle {
-        ep: args.ep.into(),
-        castling: args.castling.into(),
-    };
+    let style = args.fen_style.style();
     let output = Output::create(output)?;
     let mut records = if args.per_game {
         sink.open_records::<GameRecord<FEN, COMMENTS>, _>(output, tags)?
