@@ -14,7 +14,6 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::clocks::{self, MoveClock};
-use crate::rules::draw::position_key;
 use crate::rules::fen::setup::start_position;
 use crate::rules::fen::style::{FenStyle, RankCache};
 use crate::rules::replay::annotations::{Eval, read_move_comment};
@@ -56,8 +55,6 @@ pub struct MoveLog {
     /// The moves' texts, back to back.
     text: Vec<u8>,
     pub moves: Vec<MoveFacts>,
-    /// The key (`position_key`) of each position of the game so far, ply 0 first.
-    keys: Vec<u64>,
     first_mover: Color,
 }
 
@@ -68,7 +65,6 @@ impl MoveLog {
             ranks: RankCache::default(),
             text: Vec::new(),
             moves: Vec::new(),
-            keys: Vec::new(),
             first_mover: Color::White,
         }
     }
@@ -260,14 +256,6 @@ fn without_commands(text: &[u8]) -> String {
 
 impl PlyVisitor for MoveLog {
     fn position(&mut self, ply: u32, step: Option<PlyMove<'_>>, pos: &Chess) {
-        // A position can recur only since the last capture or pawn move (the halfmove
-        // clock), with the same side to move: every second key back that far.
-        let key = position_key(pos);
-        let back = (pos.halfmoves() as usize).min(self.keys.len());
-        let since = self.keys.get(self.keys.len() - back..).unwrap_or_default();
-        let earlier = since.iter().rev().skip(1).step_by(2).filter(|&&k| k == key);
-        let repetition = 1 + u32::try_from(earlier.count()).unwrap_or(u32::MAX);
-        self.keys.push(key);
         let Some(step) = step else {
             self.first_mover = pos.turn();
             self.moves.reserve(128);
@@ -324,7 +312,8 @@ impl PlyVisitor for MoveLog {
             mate: step.san.last() == Some(&b'#'),
             key: key.0,
             halfmove_clock: pos.halfmoves(),
-            repetition,
+            // The replay's own count (the draw rules'), not worked out again here.
+            repetition: step.repetition,
             clock: None,
             move_time: None,
             eval: None,

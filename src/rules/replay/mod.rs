@@ -492,8 +492,18 @@ impl Replay<'_> {
             self.automatic_end = end.map(|t| (ply, t));
         }
         let text = self.raw.token_text(token);
+        let repetition = if self.options.judgement {
+            self.report.draws.current_count
+        } else {
+            0
+        };
         if standard.is_none() && written_suffix == actual_suffix {
-            visitor.position(ply, Some(PlyMove { m, san: text }), &self.pos);
+            let step = PlyMove {
+                m,
+                san: text,
+                repetition,
+            };
+            visitor.position(ply, Some(step), &self.pos);
         } else {
             // The visitor sees the standard SAN, with the check sign the move calls for.
             let mut san = match standard {
@@ -510,7 +520,8 @@ impl Replay<'_> {
                 None => {}
             }
             let san = san.as_bytes();
-            visitor.position(ply, Some(PlyMove { m, san }), &self.pos);
+            let step = PlyMove { m, san, repetition };
+            visitor.position(ply, Some(step), &self.pos);
         }
     }
 

@@ -99,6 +99,10 @@ pub struct PlyMove<'a> {
     pub m: Move,
     /// Its standard SAN, check sign included.
     pub san: &'a [u8],
+    /// How often the position it reached has occurred in the game, this time included
+    /// (the draw rules' count, FIDE 9.2.3's identity); 0 where the game is not judged
+    /// (`ReplayOptions::judgement` off).
+    pub repetition: u32,
 }
 
 /// Sees every position of the main line as it is reached, with the move that reached it
