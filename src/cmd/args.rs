@@ -513,3 +513,27 @@ impl From<MoveStyleArg> for MoveStyle {
         }
     }
 }
+
+/// `--tags` names become column names: an empty one, or two that differ only in case
+/// (DuckDB and Spark compare column names so), would make a table no reader takes.
+pub fn check_tag_columns(tags: &[String]) -> anyhow::Result<()> {
+    for (i, name) in tags.iter().enumerate() {
+        if name.is_empty() {
+            anyhow::bail!(
+                "--tags: name {} is empty (names are separated by single commas: --tags A,B)",
+                i + 1
+            );
+        }
+        let folded = name.to_lowercase();
+        if let Some(first) = tags
+            .iter()
+            .take(i)
+            .find(|other| other.to_lowercase() == folded)
+        {
+            anyhow::bail!(
+                "--tags: `{name}` repeats `{first}` (column names must differ, ignoring case)"
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,7 +1,7 @@
 //! `pgnkit moves`: one record per main-line move (SPEC.md "moves").
 
 use crate::cmd::args::{
-    FenStyleArgs, GlobalArgs, InputArgs, OutputArg, RecordsOnly, format_values,
+    FenStyleArgs, GlobalArgs, InputArgs, OutputArg, RecordsOnly, check_tag_columns, format_values,
 };
 use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
@@ -93,7 +93,7 @@ fn write<const FEN: bool, const COMMENTS: bool>(
     args: &Args,
     global: &GlobalArgs,
 ) -> anyhow::Result<ExitStatus> {
-    crate::cmd::stats::check_tag_columns(&args.tags)?;
+    check_tag_columns(&args.tags)?;
     if args.per_game && args.format == Format::Csv {
         anyhow::bail!("--per-game writes lists: give --format jsonl or --format parquet");
     }
@@ -116,6 +116,10 @@ fn write<const FEN: bool, const COMMENTS: bool>(
                 log.annotate(raw, &report, run.options(), COMMENTS);
                 let tags: Vec<&str> = tags.iter().map(|t| report.tags.value(t)).collect();
                 if args.per_game {
+                    // A game without moves gives no record.
+                    if log.moves.is_empty() {
+                        return Ok(Vec::new());
+                    }
                     let lists = GameRecord::<FEN, COMMENTS>::lists(raw, &log);
                     let record = GameRecord::<FEN, COMMENTS> {
                         raw,
@@ -123,10 +127,6 @@ fn write<const FEN: bool, const COMMENTS: bool>(
                         lists: &lists,
                         tags: &tags,
                     };
-                    // A game without moves gives no record.
-                    if log.moves.is_empty() {
-                        return Ok(Vec::new());
-                    }
                     return Ok(vec![encode(&record, format, &args.tags)?]);
                 }
                 // Encoded on the worker threads: the writer only copies bytes.

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::cmd::args::{GlobalArgs, InputArgs, OutputArg, RecordsOnly, format_values};
+use crate::cmd::args::{
+    GlobalArgs, InputArgs, OutputArg, RecordsOnly, check_tag_columns, format_values,
+};
 use crate::cmd::run::{Ending, Game, GameRun, Reads};
 use crate::exit::ExitStatus;
 use crate::output::records::{encode, encode_with};
@@ -174,30 +176,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             selection: None,
         },
     ))
-}
-
-/// `--tags` names become column names: an empty one, or two that differ only in case
-/// (DuckDB and Spark compare column names so), would make a table no reader takes.
-pub(crate) fn check_tag_columns(tags: &[String]) -> anyhow::Result<()> {
-    for (i, name) in tags.iter().enumerate() {
-        if name.is_empty() {
-            anyhow::bail!(
-                "--tags: name {} is empty (names are separated by single commas: --tags A,B)",
-                i + 1
-            );
-        }
-        let folded = name.to_lowercase();
-        if let Some(first) = tags
-            .iter()
-            .take(i)
-            .find(|other| other.to_lowercase() == folded)
-        {
-            anyhow::bail!(
-                "--tags: `{name}` repeats `{first}` (column names must differ, ignoring case)"
-            );
-        }
-    }
-    Ok(())
 }
 
 /// `--merge`: the sum of summary files.
