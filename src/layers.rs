@@ -25,13 +25,26 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("input", &["pgn"]),
     ("rules", &["pgn"]),
     ("stats", &["pgn", "rules", "record"]),
+    ("standings", &["pgn", "rules", "record"]),
     ("filter", &["pgn", "rules", "stats", "record", "+helpers"]),
     ("pipeline", &["pgn", "input", "+helpers"]),
-    ("output", &["pgn", "rules", "stats", "record", "+helpers"]),
+    (
+        "output",
+        &["pgn", "rules", "stats", "standings", "record", "+helpers"],
+    ),
     (
         "cmd",
         &[
-            "pgn", "input", "rules", "stats", "record", "filter", "pipeline", "output", "+helpers",
+            "pgn",
+            "input",
+            "rules",
+            "stats",
+            "standings",
+            "record",
+            "filter",
+            "pipeline",
+            "output",
+            "+helpers",
         ],
     ),
     // The command line: the subcommand enum that names each command's flags (`cmd` never

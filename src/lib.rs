@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod record;
 pub mod rules;
+pub mod standings;
 pub mod stats;
 pub mod stderr;
 pub mod terminal;
