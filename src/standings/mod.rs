@@ -6,6 +6,9 @@
 //! tags; the tie-break code reads only a `Field`. Scores are in half points, figures in
 //! hundredths, so that every value is exact and compares exactly.
 
+pub mod table;
+pub mod tiebreak;
+
 /// A score in half points: `Half(3)` is 1½.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
 pub struct Half(pub u32);
