@@ -79,13 +79,20 @@ enum Kind {
 }
 
 impl PieceStream {
-    /// Opens the source for the workers: a compressed one is decompressed ahead, on a
-    /// thread of its own (several threads read it), a table read by rows.
-    pub fn open(source: &Source, limits: Limits, counter: Arc<AtomicU64>) -> io::Result<Self> {
+    /// Opens the source for `workers` workers: a compressed one is decompressed ahead,
+    /// on a thread of its own (several threads read it), a table's row groups decoded
+    /// ahead, several at once (`table_decoders`).
+    pub fn open(
+        source: &Source,
+        limits: Limits,
+        counter: Arc<AtomicU64>,
+        workers: usize,
+    ) -> io::Result<Self> {
         let opened = open_source_with(source, limits, counter, Decompression::Ahead)?;
         let (reading, warnings) = match opened {
             Opened::Table(mut table) => {
                 let warnings = std::mem::take(&mut table.warnings);
+                table.decode_ahead(table_decoders(workers));
                 let reading = Reading::Table {
                     table,
                     starts_file: true,
@@ -180,6 +187,13 @@ impl PieceStream {
             }
         }
     }
+}
+
+/// The row groups of a table decoded at once for `workers` workers. Decoding is about a
+/// fifth of a table run's work (BENCHMARKS.md), so one decoder per three workers keeps
+/// them fed with room to spare, without threads that only wait on a small machine.
+pub fn table_decoders(workers: usize) -> usize {
+    workers.div_ceil(3).max(1)
 }
 
 /// The next batch of games from a splitter; a read error ends it.
@@ -330,7 +344,11 @@ mod tests {
 
     /// The games of a source read game by game, and made from its pieces on one
     /// workbench (as a worker makes them), with the most games a piece held.
-    fn both_ways(source: &Source, bounds: PieceBounds) -> (Vec<String>, Vec<String>, usize) {
+    fn both_ways(
+        source: &Source,
+        bounds: PieceBounds,
+        workers: usize,
+    ) -> (Vec<String>, Vec<String>, usize) {
         let counter = Arc::new(AtomicU64::new(0));
         let limits = Limits::default();
         let mut stream = GameStream::open(source, limits, counter.clone()).unwrap();
@@ -338,7 +356,7 @@ mod tests {
         while let Some(game) = stream.next_game().unwrap() {
             whole.push(shown(game));
         }
-        let mut pieces = PieceStream::open(source, limits, counter).unwrap();
+        let mut pieces = PieceStream::open(source, limits, counter, workers).unwrap();
         let mut bench = Workbench::default();
         let (mut made, mut count, mut most) = (Vec::new(), 0, 0);
         let mut buffer = Vec::new();
@@ -363,10 +381,68 @@ mod tests {
             games: 7,
             bytes: usize::MAX,
         };
-        let (whole, made, most) = both_ways(&source("lichess.parquet"), bounds);
-        assert!(whole.len() > 20, "{}", whole.len());
-        assert_eq!(made, whole);
-        assert_eq!(most, 7);
+        // 2 workers: one row group decoded at a time, ahead; 12: four at once (the file
+        // has four).
+        for workers in [2, 12] {
+            let (whole, made, most) = both_ways(&source("lichess.parquet"), bounds, workers);
+            assert!(whole.len() > 20, "{}", whole.len());
+            assert_eq!(made, whole, "{workers} workers");
+            assert_eq!(most, 7);
+        }
+    }
+
+    /// A table that fails in a row group gives the games before it and the same error,
+    /// its row groups decoded ahead, several at once, as read game by game.
+    #[test]
+    fn a_table_error_comes_after_the_same_games_when_decoded_ahead() {
+        let bounds = PieceBounds {
+            games: 5,
+            bytes: usize::MAX,
+        };
+        for name in ["bad-dictionary-page.parquet", "truncated.parquet"] {
+            let source = source(name);
+            let counter = Arc::new(AtomicU64::new(0));
+            let limits = Limits::default();
+            let (mut whole, mut whole_error) = (0, None);
+            match GameStream::open(&source, limits, counter.clone()) {
+                Ok(mut stream) => loop {
+                    match stream.next_game() {
+                        Ok(Some(_)) => whole += 1,
+                        Ok(None) => break,
+                        Err(err) => {
+                            whole_error = Some(err.to_string());
+                            break;
+                        }
+                    }
+                },
+                Err(err) => whole_error = Some(err.to_string()),
+            }
+            for workers in [2, 12] {
+                let (mut made, mut error) = (0, None);
+                match PieceStream::open(&source, limits, counter.clone(), workers) {
+                    Ok(mut pieces) => {
+                        let (mut bench, mut buffer) = (Workbench::default(), Vec::new());
+                        loop {
+                            match pieces.next_piece(&mut buffer, bounds) {
+                                Ok(Some(piece)) => {
+                                    let mut games = Vec::new();
+                                    piece.make_games(&mut bench, &mut games);
+                                    made += games.len();
+                                }
+                                Ok(None) => break,
+                                Err(err) => {
+                                    error = Some(err.to_string());
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    Err(err) => error = Some(err.to_string()),
+                }
+                assert!(whole_error.is_some(), "{name}");
+                assert_eq!((made, &error), (whole, &whole_error), "{name}, {workers}");
+            }
+        }
     }
 
     /// The same for PGN text cut into chunks.
@@ -376,7 +452,7 @@ mod tests {
             games: 7,
             bytes: usize::MAX,
         };
-        let (whole, made, most) = both_ways(&source("lichess.pgn"), bounds);
+        let (whole, made, most) = both_ways(&source("lichess.pgn"), bounds, 2);
         assert!(whole.len() > 20, "{}", whole.len());
         assert_eq!(made, whole);
         assert!(most >= 1);

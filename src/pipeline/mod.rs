@@ -18,6 +18,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use picks::{GameRange, Shard};
+/// The bounds of the pieces the reading turn cuts (`examples/feed_rate.rs` reads as it does).
+pub use reading::BOUNDS as PIECE_BOUNDS;
 
 use crate::input::{Limits, Source};
 use crate::pgn::RawGame;

@@ -39,7 +39,7 @@ impl Pipeline {
             .map(|_| crossbeam_channel::bounded::<Spent<T>>(in_flight.max_pieces))
             .unzip();
         let numbering = Numbering::default();
-        let input = Mutex::new(Input::new(sources, self.limits, counter));
+        let input = Mutex::new(Input::new(sources, self.limits, counter, workers));
         let output = Mutex::new(InOrder {
             next: 0,
             waiting: BTreeMap::new(),

@@ -10,7 +10,7 @@ use crate::input::{Limits, PieceBounds, PieceStream, Source};
 
 /// The pieces whose size the reading turn decides (rather than the source's text) hold
 /// a batch's games at most.
-const BOUNDS: PieceBounds = PieceBounds {
+pub const BOUNDS: PieceBounds = PieceBounds {
     games: BATCH_GAMES,
     bytes: BATCH_BYTES,
 };
@@ -22,6 +22,8 @@ pub(super) struct Input<'a> {
     sources: std::slice::Iter<'a, Source>,
     limits: Limits,
     counter: Arc<AtomicU64>,
+    /// The workers that read in turns (a table decodes ahead for them).
+    workers: usize,
     reading: Reading<'a>,
     /// The number of the next piece, in reading order.
     seq: u64,
@@ -44,11 +46,17 @@ enum Reading<'a> {
 }
 
 impl<'a> Input<'a> {
-    pub(super) fn new(sources: &'a [Source], limits: Limits, counter: Arc<AtomicU64>) -> Input<'a> {
+    pub(super) fn new(
+        sources: &'a [Source],
+        limits: Limits,
+        counter: Arc<AtomicU64>,
+        workers: usize,
+    ) -> Input<'a> {
         Input {
             sources: sources.iter(),
             limits,
             counter,
+            workers,
             reading: Reading::Idle,
             seq: 0,
             sources_reached: 0,
@@ -75,7 +83,8 @@ impl<'a> Input<'a> {
                         return None;
                     };
                     self.sources_reached += 1;
-                    match PieceStream::open(source, self.limits, self.counter.clone()) {
+                    match PieceStream::open(source, self.limits, self.counter.clone(), self.workers)
+                    {
                         Ok(pieces) => {
                             super::batch::say_warnings(pieces.warnings());
                             self.reading = Reading::Source {

@@ -9,6 +9,7 @@ use parquet::basic::{ConvertedType, LogicalType, TimeUnit, Type as Physical};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnDescriptor;
 
+use super::at_file::AtFile;
 use super::{Kind, MAGIC, Wanted, invalid};
 
 /// Whether a file starts with the Parquet magic bytes.
@@ -74,7 +75,7 @@ pub(super) fn guarded<T>(read: impl FnOnce() -> T) -> io::Result<T> {
 /// offset and size are not negative, and indexes the chunks by column): every row group
 /// holds every column, and each chunk read lies inside the file.
 pub(super) fn check_chunks(
-    reader: &SerializedFileReader<File>,
+    reader: &SerializedFileReader<AtFile>,
     wanted: &[Wanted],
     file_len: u64,
 ) -> io::Result<()> {

@@ -14,19 +14,22 @@
 use std::fs::File;
 use std::io;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
-use parquet::column::reader::ColumnReader;
 use parquet::data_type::ByteArray;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
 use super::split::Limits;
 use crate::pgn::RawGame;
-use cells::{ColumnCells, Values, read_cells, value_at};
+use at_file::AtFile;
+use cells::{ColumnCells, Values, value_at};
 use footer::{check_chunks, guarded, is_tag_name, kind_of};
+use groups::Groups;
 
+mod at_file;
 mod cells;
 mod footer;
+mod groups;
 mod rows;
 mod text;
 
@@ -72,25 +75,20 @@ struct Wanted {
 
 /// The games of one Parquet file, one per row.
 pub struct TableGames {
-    reader: SerializedFileReader<File>,
     file: Arc<str>,
     limits: Limits,
     /// The tag columns in file order, then the movetext column last.
     wanted: Arc<[Wanted]>,
-    /// Column readers of the row group being read (as `wanted`), and its rows left.
-    readers: Vec<ColumnReader>,
-    rows_left: u64,
-    next_group: usize,
+    /// The row groups, decoded into batches.
+    groups: Groups,
     /// The batch being handed out (as `wanted`), its rows not yet handed out, the next
     /// of them, and each column's index of the value of that row.
     batch: Arc<Vec<ColumnCells>>,
     batch_rows_left: usize,
     batch_row: usize,
     batch_values: Vec<usize>,
-    batch_size: usize,
     /// Rows handed out so far.
     row: u64,
-    counter: Arc<AtomicU64>,
     /// The rows being made into games by `next_game` (one thread), and its buffers.
     current: Option<TableRows>,
     maker: RowMaker,
@@ -111,6 +109,7 @@ impl TableGames {
         counter: Arc<AtomicU64>,
     ) -> io::Result<TableGames> {
         let file_len = file.metadata()?.len();
+        let file = AtFile::new(file)?;
         let reader = guarded(|| SerializedFileReader::new(file))?
             .map_err(|err| invalid(format!("not a readable Parquet file: {err}")))?;
         let schema = reader.metadata().file_metadata().schema_descr_ptr();
@@ -160,21 +159,17 @@ impl TableGames {
                 skipped.join(", ")
             ));
         }
+        let wanted: Arc<[Wanted]> = wanted.into();
         Ok(TableGames {
-            reader,
             file: name,
             limits,
-            wanted: wanted.into(),
-            readers: Vec::new(),
-            rows_left: 0,
-            next_group: 0,
+            groups: Groups::new(reader, wanted.clone(), counter),
+            wanted,
             batch: Arc::new(Vec::new()),
             batch_rows_left: 0,
             batch_row: 0,
             batch_values: Vec::new(),
-            batch_size: BATCH_ROWS,
             row: 0,
-            counter,
             current: None,
             maker: RowMaker::default(),
             warnings,
@@ -208,7 +203,7 @@ impl TableGames {
         max_rows: usize,
         max_bytes: usize,
     ) -> io::Result<Option<TableRows>> {
-        if self.batch_rows_left == 0 && !guarded(|| self.read_batch())?? {
+        if self.batch_rows_left == 0 && !self.read_batch()? {
             return Ok(None);
         }
         let start = self.batch_row;
@@ -250,67 +245,27 @@ impl TableGames {
         }))
     }
 
-    /// Reads the next batch of rows, from the next row group if need be; false at the end.
+    /// Reads the next batch of rows; false at the end.
     fn read_batch(&mut self) -> io::Result<bool> {
-        while self.rows_left == 0 {
-            if self.next_group >= self.reader.num_row_groups() {
-                return Ok(false);
-            }
-            let group = self
-                .reader
-                .get_row_group(self.next_group)
-                .map_err(|err| invalid(format!("row group {}: {err}", self.next_group + 1)))?;
-            let meta = group.metadata();
-            self.rows_left = u64::try_from(meta.num_rows()).unwrap_or(0);
-            self.counter.fetch_add(
-                u64::try_from(meta.compressed_size()).unwrap_or(0),
-                Ordering::Relaxed,
-            );
-            self.readers.clear();
-            for wanted in self.wanted.iter() {
-                let reader = group
-                    .get_column_reader(wanted.index)
-                    .map_err(|err| invalid(format!("column `{}`: {err}", wanted.name)))?;
-                self.readers.push(reader);
-            }
-            self.next_group += 1;
-        }
-        let rows = usize::try_from(self.rows_left)
-            .unwrap_or(usize::MAX)
-            .min(self.batch_size);
         // The last batch's cells are reused unless pieces cut from it are still held.
-        let mut batch = match Arc::get_mut(&mut self.batch) {
+        let reused = match Arc::get_mut(&mut self.batch) {
             Some(cells) => std::mem::take(cells),
             None => Vec::new(),
         };
-        batch.resize_with(self.wanted.len(), ColumnCells::default);
-        let mut bytes = 0;
-        for ((wanted, reader), cells) in self.wanted.iter().zip(&mut self.readers).zip(&mut batch) {
-            let read = read_cells(reader, wanted, rows, cells)
-                .map_err(|err| invalid(format!("column `{}`: {err}", wanted.name)))?;
-            if read != rows {
-                return Err(invalid(format!(
-                    "column `{}` ends at row {}, before its row group",
-                    wanted.name,
-                    self.row + read as u64
-                )));
-            }
-            if let Values::Text(values) = &cells.values {
-                bytes += values.iter().map(ByteArray::len).sum::<usize>();
-            }
-        }
-        // Many large cells: smaller batches; small ones: back to full batches.
-        self.batch_size = if bytes > BATCH_BYTES {
-            (rows / 2).max(1)
-        } else {
-            (self.batch_size * 2).min(BATCH_ROWS)
+        let Some((batch, rows)) = self.groups.next_batch(reused)? else {
+            return Ok(false);
         };
         self.batch = Arc::new(batch);
         self.batch_values.clear();
         self.batch_values.resize(self.wanted.len(), 0);
-        self.rows_left -= rows as u64;
         self.batch_rows_left = rows;
         self.batch_row = 0;
-        Ok(rows > 0)
+        Ok(true)
+    }
+
+    /// Decodes up to `decoders` row groups at once, each on a thread of its own, ahead of
+    /// the reading (for the workers: the reading turn then only hands out rows).
+    pub fn decode_ahead(&mut self, decoders: usize) {
+        self.groups.decode_ahead(decoders);
     }
 }
