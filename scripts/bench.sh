@@ -14,6 +14,8 @@
 #                 seconds apart, not a round apart: the host's drift moves them alike.
 #   --only PAT    run only the rows whose name matches the grep pattern PAT
 #   --no-peers    skip pgn-extract, python-chess and pgn-reader's examples
+#   --inputs-only build the inputs (PGN, .pgn.zst, .pgn.gz, the Parquet table) and print
+#                 their paths, one per line, without running anything (scripts/scaling.py)
 #
 # Environment: BENCH_DIR (default ${TMPDIR:-/tmp}/pgnkit-bench) holds the generated
 # inputs, the peers' builds and the raw timings; never point it inside a git tree.
@@ -35,6 +37,7 @@ runs=3
 pairs=0
 only=""
 peers=1
+inputs_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --size) size_mb=$2; shift 2 ;;
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
     --pairs) pairs=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --no-peers) peers=0; shift ;;
+    --inputs-only) inputs_only=1; shift ;;
     -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -111,6 +115,16 @@ EOF
   else
     say "no python with pyarrow: the Parquet rows are skipped"
   fi
+fi
+
+gz=$input.gz
+[ -s "$gz" ] || gzip -6 -c "$input" > "$gz"
+
+if [ $inputs_only = 1 ]; then
+  for made in "$input" "$zst" "$gz" "$table"; do
+    if [ -n "$made" ] && [ -s "$made" ]; then echo "$made"; fi
+  done
+  exit 0
 fi
 
 # --- builds -------------------------------------------------------------------------

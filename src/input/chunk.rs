@@ -6,7 +6,7 @@
 use std::io::{self, BufRead, Chain, Cursor, Read};
 use std::sync::Arc;
 
-use super::cut::{last_game_start, last_safe_cut, nth_line_end};
+use super::cut::{last_game_start, last_safe_cut};
 use super::encoding::looks_wide;
 use super::split::{Limits, Splitter};
 
@@ -336,22 +336,66 @@ impl<R: BufRead> Chunker<R> {
     }
 }
 
-/// Lines that end in `bytes` (the line count the splitter will have advanced by).
+/// Lines that end in `bytes` (the line count the splitter will have advanced by),
+/// counted with vector instructions (bytecount; the reading turn counts every byte).
 pub(super) fn count_lines(bytes: &[u8]) -> u64 {
-    // Counted in byte lanes over pieces short enough not to overflow them, which the
-    // compiler turns into vector code (a plain `filter().count()` it does not).
-    bytes
-        .chunks(255)
-        .map(|piece| {
-            let in_piece: u8 = piece.iter().map(|&b| u8::from(b == b'\n')).sum();
-            u64::from(in_piece)
-        })
-        .sum()
+    bytecount::count(bytes, b'\n') as u64
+}
+
+/// The bytes `nth_line_end` counts at a time before it looks for the line itself.
+const LINE_SEARCH_BLOCK: usize = 4096;
+
+/// The end of the `n`th line of `bytes` (just past its `\n`), or the end of `bytes`: the
+/// blocks before the line's are counted as `count_lines` counts (one `\n` at a time is
+/// several times the work, and the reading turn does this for every chunk).
+pub(super) fn nth_line_end(bytes: &[u8], n: usize) -> usize {
+    let Some(mut skip) = n.checked_sub(1) else {
+        return bytes.len();
+    };
+    let mut start = 0;
+    for block in bytes.chunks(LINE_SEARCH_BLOCK) {
+        let here = bytecount::count(block, b'\n');
+        if skip < here {
+            return memchr::memchr_iter(b'\n', block)
+                .nth(skip)
+                .map_or(bytes.len(), |i| start + i + 1);
+        }
+        skip -= here;
+        start += block.len();
+    }
+    bytes.len()
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    /// The `n`th line's end, found by counting blocks, is where one `\n` at a time finds
+    /// it, around the blocks' edges and past the last line; the count is every `\n`.
+    #[test]
+    fn line_ends_are_found_across_the_counted_blocks() {
+        // Lines of 1 to 97 bytes, over three blocks and a bit.
+        let mut bytes = Vec::new();
+        let mut length = 0;
+        while bytes.len() < 3 * super::LINE_SEARCH_BLOCK + 500 {
+            length = length % 97 + 1;
+            bytes.extend(std::iter::repeat_n(b'x', length - 1));
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(b"unfinished");
+        let ends: Vec<usize> = bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .map(|(i, _)| i + 1)
+            .collect();
+        assert_eq!(super::count_lines(&bytes), ends.len() as u64);
+        assert_eq!(super::nth_line_end(&bytes, 0), bytes.len());
+        for n in 1..=ends.len() + 2 {
+            let expected = ends.get(n - 1).copied().unwrap_or(bytes.len());
+            assert_eq!(super::nth_line_end(&bytes, n), expected, "line {n}");
+        }
+    }
 
     use std::io::{BufRead, Read};
     use std::sync::Arc;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::pgn::{InputProblemKind, RawGame, Span};
 
-use super::chunk::count_lines;
+use super::chunk::{count_lines, nth_line_end};
 use super::split::lines::{first_significant, looks_like_tag_line};
 use super::split::tags::bracketless_tag;
 use super::split::{Limits, Splitter};
@@ -74,13 +74,6 @@ fn has_bracket_outside_comments(line: &[u8]) -> bool {
 /// The start of the line that holds `bytes[..end]`'s last byte (just past a `\n`, or 0).
 fn line_start_before(bytes: &[u8], end: usize) -> usize {
     memchr::memrchr(b'\n', bytes.get(..end).unwrap_or_default()).map_or(0, |i| i + 1)
-}
-
-/// The end of the `n`th line of `bytes` (just past its `\n`), or the end of `bytes`.
-pub(super) fn nth_line_end(bytes: &[u8], n: usize) -> usize {
-    n.checked_sub(1)
-        .and_then(|skip| memchr::memchr_iter(b'\n', bytes).nth(skip))
-        .map_or(bytes.len(), |i| i + 1)
 }
 
 /// Where a chunk may be cut when no tag pair marks a game's start (`last_safe_cut`): the
