@@ -47,6 +47,10 @@ const NAMES: &[(&str, Name)] = &[
     ("APPO", Name::Appo),
 ];
 
+/// The tie-breaks C.07 lets a cut or median modify (article 14): the sums over
+/// opponents, the progressive score and the average rating of opponents.
+const MODIFIABLE: &[Name] = &[Name::Bh, Name::Fb, Name::Sb, Name::Ps, Name::Aro];
+
 /// `/C1`, `/C2`: the lowest one or two values cut; `/M1`, `/M2`: the highest and the
 /// lowest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,12 +108,17 @@ pub fn parse_list(text: &str) -> Result<Vec<TieBreak>, String> {
                 Some("M2") => Some(Modifier::Median(2)),
                 Some(other) => return Err(format!("unknown modifier {other:?} in {item:?}")),
             };
+            if modifier.is_some() && !MODIFIABLE.contains(&name) {
+                return Err(format!("tie-break {item:?} takes no modifier"));
+            }
             Ok(TieBreak { name, modifier })
         })
         .collect()
 }
 
-/// C.07's recommended list for the system (being settled with the tie-breaks).
+/// C.07's recommended list for the system (FIDE Handbook C.07, "Play-off and tie-break
+/// regulations", in force from 1 March 2026, the recommendations for individual
+/// tournaments): a round robin DE, SB, WIN; a Swiss BH/C1, BH, DE.
 pub fn default_for(system: System) -> Vec<TieBreak> {
     let plain = |name| TieBreak {
         name,

@@ -1,0 +1,112 @@
+//! What C.07-2026 does with unplayed rounds (articles 15-16; SPEC.md "Tie-breaks"): which
+//! rounds a player chose not to play, an opponent's adjusted points, and the scores the
+//! Buchholz family reads (Fore Buchholz's last round as a draw).
+
+use super::{Entry, Field, Half, Play, PlayerId, System};
+
+/// A round the player chose not to play: a half- or zero-point bye, an absence, a
+/// forfeit loss (or a double forfeit). Cut modifiers remove these first.
+pub fn voluntary(entry: &Entry) -> bool {
+    match entry.play {
+        Play::Game { .. } => false,
+        Play::Bye | Play::Forfeit { .. } => entry.score < Half(2),
+        Play::Absent => true,
+    }
+}
+
+/// Whether the round counts as played for the tie-breaks: a game over the board, and in a
+/// round robin a forfeited game too (SPEC.md).
+pub fn counts_as_played(system: System, entry: &Entry) -> Option<PlayerId> {
+    match (system, entry.play) {
+        (_, Play::Game { opponent, .. }) | (System::RoundRobin, Play::Forfeit { opponent, .. }) => {
+            Some(opponent)
+        }
+        _ => None,
+    }
+}
+
+/// The scores the Buchholz family reads: as played, or for Fore Buchholz with every
+/// paired game of the last round a draw (C.07 8.3).
+#[derive(Debug, Clone)]
+pub struct Scores {
+    /// Half points per player, as this scoring counts them.
+    pub points: Vec<u32>,
+    /// Points as a Swiss opponent counts (SPEC.md "adjusted"); in a round robin the points.
+    pub adjusted: Vec<u32>,
+    fore_round: Option<u32>,
+}
+
+impl Scores {
+    pub fn new(field: &Field, fore: bool) -> Scores {
+        let fore_round = fore.then_some(field.rounds).filter(|r| *r > 0);
+        let score = |e: &Entry| entry_score(fore_round, e);
+        let points: Vec<u32> = field
+            .entries
+            .iter()
+            .map(|entries| entries.iter().map(score).sum())
+            .collect();
+        let adjusted = match field.system {
+            System::RoundRobin => points.clone(),
+            System::Swiss => field
+                .entries
+                .iter()
+                .map(|entries| adjusted(entries, score))
+                .collect(),
+        };
+        Scores {
+            points,
+            adjusted,
+            fore_round,
+        }
+    }
+
+    /// The player's half points in that round, as this scoring counts them.
+    pub fn of(&self, entry: &Entry) -> u32 {
+        entry_score(self.fore_round, entry)
+    }
+
+    pub fn points(&self, player: PlayerId) -> u32 {
+        self.points.get(player).copied().unwrap_or(0)
+    }
+
+    pub fn adjusted(&self, player: PlayerId) -> u32 {
+        self.adjusted.get(player).copied().unwrap_or(0)
+    }
+}
+
+fn entry_score(fore_round: Option<u32>, entry: &Entry) -> u32 {
+    let paired = matches!(entry.play, Play::Game { .. } | Play::Forfeit { .. });
+    if paired && fore_round.is_some() && entry.round == fore_round {
+        1
+    } else {
+        entry.score.0
+    }
+}
+
+/// An opponent's points for a Swiss: the half- and zero-point byes and absences after the
+/// last round that was none of them count ½ each; everything before as scored.
+fn adjusted(entries: &[Entry], score: impl Fn(&Entry) -> u32) -> u32 {
+    let trailing = entries
+        .iter()
+        .rev()
+        .take_while(|e| matches!(e.play, Play::Bye | Play::Absent) && e.score < Half(2))
+        .count();
+    let before: u32 = entries
+        .iter()
+        .take(entries.len() - trailing)
+        .map(score)
+        .sum();
+    before + trailing as u32
+}
+
+/// The dummy opponent of a Swiss player's unplayed round (C.07-2026 article 16): worth
+/// min(the player's final points, X), X the scheduled opponent's adjusted points when a
+/// pairing was made, half the maximum score otherwise.
+pub fn dummy(field: &Field, scores: &Scores, player: PlayerId, entry: &Entry) -> u32 {
+    let x = match entry.play {
+        Play::Forfeit { opponent, .. } => scores.adjusted(opponent),
+        // Half of `rounds` points is `rounds` half points.
+        _ => field.rounds,
+    };
+    scores.points(player).min(x)
+}
