@@ -690,3 +690,79 @@ fn a_huge_swiss_ranks_in_time() {
     assert_eq!(rows.last().unwrap().rank.1, n as u32);
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
+
+// ---- the events' expected CSV (written by an independent computation) ----
+
+/// `v` hundredths with the fewest decimals that show it exactly, as the CSV writes it.
+fn number(v: Option<i64>) -> String {
+    match v {
+        None => String::new(),
+        Some(v) if v % 100 == 0 => (v / 100).to_string(),
+        Some(v) if v % 10 == 0 => format!("{}.{}", v / 100, (v % 100) / 10),
+        Some(v) => format!("{}.{:02}", v / 100, v % 100),
+    }
+}
+
+/// The rank, player, points and value cells of `NAME.csv` against the engine's.
+fn agrees_with_csv(name: &str, f: Field) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/standings/events/");
+    let args = std::fs::read_to_string(format!("{dir}{name}.args")).unwrap();
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let flag = |name: &str| {
+        words
+            .iter()
+            .position(|w| *w == name)
+            .map(|at| words[at + 1])
+    };
+    let list = match flag("--tiebreaks") {
+        Some(text) => parse_list(text).unwrap(),
+        None => default_for(f.system),
+    };
+    let unrated = flag("--unrated").map(|r| r.parse().unwrap());
+    let rows = standings(&f, &list, &Options { unrated });
+    let csv = std::fs::read_to_string(format!("{dir}{name}.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for (row, line) in rows.iter().zip(lines) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let cell = |column: &str| cells[header.iter().position(|h| *h == column).unwrap()];
+        let (a, b) = row.rank;
+        let rank = if a == b {
+            a.to_string()
+        } else {
+            format!("{a}-{b}")
+        };
+        assert_eq!(cell("rank"), rank, "{name} {line}");
+        assert_eq!(cell("player"), f.players[row.player].name, "{name} {line}");
+        assert_eq!(cell("points"), number(Some(i64::from(row.points.0) * 50)));
+        assert_eq!(cell("games"), row.games.to_string(), "{name} {line}");
+        for (tb, value) in list.iter().zip(&row.values) {
+            if tb.name != Name::Pts {
+                assert_eq!(
+                    cell(&tb.column()),
+                    number(*value),
+                    "{name} {} {line}",
+                    tb.label()
+                );
+            }
+        }
+        for (column, value) in [("aro", row.aro), ("tpr", row.tpr)] {
+            if header.contains(&column) {
+                assert_eq!(cell(column), number(value), "{name} {column} {line}");
+            }
+        }
+    }
+    assert_eq!(csv.lines().count(), rows.len() + 1);
+}
+
+#[test]
+fn the_test_events_agree_with_their_csv() {
+    agrees_with_csv("double-rr4", field(FOUR, 6, System::RoundRobin, FOUR_GAMES));
+    agrees_with_csv("round-robin6", field(SIX, 5, System::RoundRobin, SIX_GAMES));
+    agrees_with_csv("swiss12", field(TWELVE, 9, System::Swiss, TWELVE_GAMES));
+    agrees_with_csv("unrated", field(BIRDS, 3, System::RoundRobin, BIRD_GAMES));
+    agrees_with_csv(
+        "unrated-1400",
+        field(BIRDS, 3, System::RoundRobin, BIRD_GAMES),
+    );
+}
