@@ -532,6 +532,26 @@ fn direct_encounter_separates_only_who_cannot_be_caught() {
     assert_eq!(t.get("C", "DE"), Some(50));
 }
 
+#[test]
+fn only_the_voluntary_rounds_after_the_last_game_count_half() {
+    // Z is absent in round 1, loses to A in round 2, is absent in round 3.
+    let players = &[("A", None), ("B", None), ("C", None), ("Z", None)];
+    let games: &[Game] = &[
+        (1, "A", "B", "1-0"),
+        (1, "C", "BYE", "1-0"),
+        (2, "Z", "A", "0-1"),
+        (2, "B", "C", "="),
+        (3, "A", "C", "="),
+        (3, "B", "BYE", "1-0"),
+    ];
+    let t = Table::new(field(players, 3, System::Swiss, games), "BH", None);
+    // As A's opponent Z counts 0 (round 1, before his last game, as scored) + 0 + ½
+    // (round 3, after it) = ½; B 0 + ½ + 1 = 1½; C 1 + ½ + ½ = 2. BH A: 1½ + ½ + 2 = 4.
+    assert_eq!(t.get("A", "BH"), Some(400));
+    // BH Z: two absences against dummies of min(own 0, 1½) = 0, and A's 2½: 2.5.
+    assert_eq!(t.get("Z", "BH"), Some(250));
+}
+
 // ---- unrated players (unrated.pgn, unrated-1400.pgn) ----
 
 const BIRDS: &[(&str, Option<u32>)] = &[

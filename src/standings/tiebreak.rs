@@ -116,9 +116,9 @@ pub fn parse_list(text: &str) -> Result<Vec<TieBreak>, String> {
         .collect()
 }
 
-/// C.07's recommended list for the system (FIDE Handbook C.07, "Play-off and tie-break
-/// regulations", in force from 1 March 2026, the recommendations for individual
-/// tournaments): a round robin DE, SB, WIN; a Swiss BH/C1, BH, DE.
+/// The list used when `--tiebreaks` is not given: C.07's recommended tie-breaks for
+/// individual events (FIDE Handbook C.07, Play-off and tie-break regulations, the
+/// article on recommended tie-breaks): a round robin DE, SB, WIN; a Swiss BH/C1, BH, DE.
 pub fn default_for(system: System) -> Vec<TieBreak> {
     let plain = |name| TieBreak {
         name,
