@@ -8,8 +8,9 @@ use super::tiebreak::Modifier;
 use super::unplayed::{Scores, counts_as_played, dummy, voluntary};
 use super::{Field, Play, PlayerId, System};
 
-/// One round's contribution in hundredths, and whether the player chose not to play it.
-type Part = (i64, bool);
+/// One round's contribution in hundredths, the opponent's points in hundredths (what
+/// a cut orders SB by), and whether the player chose not to play the round.
+type Part = (i64, i64, bool);
 
 /// Which sum of opponents' points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,41 +36,44 @@ pub fn sums(field: &Field, scores: &Scores, sum: Sum, modifier: Option<Modifier>
 fn contributions(field: &Field, scores: &Scores, sum: Sum, player: PlayerId, out: &mut Vec<Part>) {
     let entries = field.entries.get(player).map_or(&[][..], Vec::as_slice);
     for entry in entries {
-        let (opponent_points, free) = match counts_as_played(field.system, entry) {
+        let (opponent_points, free) = match scores.played(field.system, entry) {
             Some(opponent) => (scores.adjusted(opponent), false),
             // The free round of an odd round robin, or an absence there, enters nothing.
             None if field.system == System::RoundRobin => continue,
             None => (dummy(field, scores, player, entry), voluntary(entry)),
         };
+        // Half points to hundredths.
+        let opponent = i64::from(opponent_points) * 50;
         let value = match sum {
-            // Half points to hundredths.
-            Sum::Buchholz => i64::from(opponent_points) * 50,
+            Sum::Buchholz => opponent,
             // Half points times half points is quarters of a point.
             Sum::Berger => i64::from(opponent_points) * i64::from(scores.of(entry)) * 25,
         };
-        out.push((value, free));
+        out.push((value, opponent, free));
     }
 }
 
 /// The sum left after the modifier: the voluntarily unplayed rounds go first, then the
-/// lowest values, and for a median also the highest (C.07-2026 article 14, SPEC.md).
-pub fn trimmed(parts: &mut [Part], modifier: Option<Modifier>) -> i64 {
+/// least significant, and for a median also the most (C.07-2026 article 14, SPEC.md):
+/// the rounds against the opponents with the fewest (most) points, for SB the smaller
+/// (larger) contribution among equals, as the TEC's TieBreakServer orders them.
+fn trimmed(parts: &mut [Part], modifier: Option<Modifier>) -> i64 {
     let (low, high) = match modifier {
         None => (0, 0),
         Some(Modifier::Cut(n)) => (usize::from(n), 0),
         Some(Modifier::Median(n)) => (usize::from(n), usize::from(n)),
     };
-    // Voluntary first, then by value.
-    parts.sort_unstable_by_key(|(value, free)| (!*free, *value));
-    let mut kept: Vec<i64> = parts.iter().skip(low).map(|(value, _)| *value).collect();
-    kept.sort_unstable();
-    let keep = kept.len().saturating_sub(high);
-    kept.iter().take(keep).sum()
+    parts.sort_unstable_by_key(|(value, opponent, free)| (!*free, *opponent, *value));
+    let rest = parts.get_mut(low..).unwrap_or_default();
+    rest.sort_unstable_by_key(|(value, opponent, _)| (*opponent, *value));
+    let keep = rest.len().saturating_sub(high);
+    rest.iter().take(keep).map(|(value, _, _)| value).sum()
 }
 
 /// Koya (KS): the points scored against opponents who scored at least half of the
 /// maximum possible (in a round robin the games a player is paired in, the free round not
-/// counted; in a Swiss the rounds).
+/// counted; in a Swiss the rounds). Forfeited games count, in a Swiss too (SPEC.md lists
+/// KS among neither the over-the-board figures nor the dummy's).
 pub fn koya(field: &Field) -> Vec<i64> {
     let paired = |player: &Vec<super::Entry>| {
         player
@@ -95,7 +99,7 @@ pub fn koya(field: &Field) -> Vec<i64> {
         .map(|entries| {
             entries
                 .iter()
-                .filter(|e| counts_as_played(field.system, e).is_some_and(strong))
+                .filter(|e| counts_as_played(System::RoundRobin, e).is_some_and(strong))
                 .map(|e| i64::from(e.score.0) * 50)
                 .sum()
         })

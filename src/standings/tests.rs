@@ -552,6 +552,70 @@ fn only_the_voluntary_rounds_after_the_last_game_count_half() {
     assert_eq!(t.get("Z", "BH"), Some(250));
 }
 
+#[test]
+fn a_forfeit_loss_closes_the_rounds_that_count_half() {
+    // Z loses to A in round 1, is absent in round 2 and loses round 3 by forfeit: both are
+    // voluntary, after his last game: the absence counts ½, the forfeit loss 0.
+    let players = &[
+        ("A", None),
+        ("B", None),
+        ("C", None),
+        ("D", None),
+        ("Z", None),
+    ];
+    let games: &[Game] = &[
+        (1, "A", "Z", "1-0"),
+        (1, "B", "C", "="),
+        (1, "D", "BYE", "1-0"),
+        (2, "A", "B", "0-1"),
+        (2, "C", "D", "1-0"),
+        (3, "Z", "B", "-+"),
+        (3, "A", "C", "="),
+        (3, "D", "BYE", "="),
+    ];
+    let t = Table::new(field(players, 3, System::Swiss, games), "BH", None);
+    // BH A: Z 0 + ½ + 0 = ½, B ½ + 1 + 1 = 2½, C ½ + 1 + ½ = 2: 5.
+    assert_eq!(t.get("A", "BH"), Some(500));
+}
+
+#[test]
+fn fore_buchholz_plays_a_forfeit_of_the_last_round_as_a_draw() {
+    // W wins round 3 by forfeit against B.
+    let players = &[
+        ("A", None),
+        ("B", None),
+        ("C", None),
+        ("D", None),
+        ("W", None),
+    ];
+    let games: &[Game] = &[
+        (1, "A", "W", "1-0"),
+        (1, "B", "C", "1-0"),
+        (1, "D", "BYE", "1-0"),
+        (2, "A", "B", "0-1"),
+        (2, "C", "W", "0-1"),
+        (2, "D", "BYE", "="),
+        (3, "W", "B", "+-"),
+        (3, "A", "C", "1-0"),
+    ];
+    let t = Table::new(field(players, 3, System::Swiss, games), "BH,FB", None);
+    // Points: A 1 + 0 + 1 = 2, B 1 + 1 + 0 = 2, C 0, W 0 + 1 + 1 = 2. BH W: A 2 + C 0 + the
+    // forfeit win against a dummy of min(own 2, B's 2) = 2: 4.
+    assert_eq!(t.get("W", "BH"), Some(400));
+    // FB, every paired game of round 3 a draw: A 1 + 0 + ½ = 1½, C 0 + 0 + ½ = ½, B 1 + 1 +
+    // ½ = 2½, W 0 + 1 + ½ = 1½. The forfeit is a played draw against B: 1.5 + 0.5 + 2.5 =
+    // 4.5 (a dummy would have been min(own 1½, B's 2½) = 1½, giving 3.5).
+    assert_eq!(t.get("W", "FB"), Some(450));
+}
+
+#[test]
+fn sonneborn_berger_cut_drops_the_weakest_opponent() {
+    let t = Table::new(field(TWELVE, 9, System::Swiss, TWELVE_GAMES), "SB/C1", None);
+    // SB Cypress 33.5; the weakest opponent is Maple (3½, a win: 3.5), not Cedar (4½, a
+    // loss: 0): 33.5 - 3.5 = 30.
+    assert_eq!(t.get("Cypress", "SB/C1"), Some(3000));
+}
+
 // ---- unrated players (unrated.pgn, unrated-1400.pgn) ----
 
 const BIRDS: &[(&str, Option<u32>)] = &[

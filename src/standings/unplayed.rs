@@ -26,7 +26,8 @@ pub fn counts_as_played(system: System, entry: &Entry) -> Option<PlayerId> {
 }
 
 /// The scores the Buchholz family reads: as played, or for Fore Buchholz with every
-/// paired game of the last round a draw (C.07 8.3).
+/// paired round of the last round a draw, a forfeited one counted as played (C.07 8.3, as
+/// the TEC's TieBreakServer reads it).
 #[derive(Debug, Clone)]
 pub struct Scores {
     /// Half points per player, as this scoring counts them.
@@ -39,18 +40,17 @@ pub struct Scores {
 impl Scores {
     pub fn new(field: &Field, fore: bool) -> Scores {
         let fore_round = fore.then_some(field.rounds).filter(|r| *r > 0);
-        let score = |e: &Entry| entry_score(fore_round, e);
         let points: Vec<u32> = field
             .entries
             .iter()
-            .map(|entries| entries.iter().map(score).sum())
+            .map(|entries| entries.iter().map(|e| entry_score(fore_round, e)).sum())
             .collect();
         let adjusted = match field.system {
             System::RoundRobin => points.clone(),
             System::Swiss => field
                 .entries
                 .iter()
-                .map(|entries| adjusted(entries, score))
+                .map(|entries| adjusted(entries, fore_round))
                 .collect(),
         };
         Scores {
@@ -65,6 +65,15 @@ impl Scores {
         entry_score(self.fore_round, entry)
     }
 
+    /// The opponent when the round counts as played: `counts_as_played`, and for Fore
+    /// Buchholz a forfeit of the last round too.
+    pub fn played(&self, system: System, entry: &Entry) -> Option<PlayerId> {
+        match entry.play {
+            Play::Forfeit { opponent, .. } if self.is_fore(entry) => Some(opponent),
+            _ => counts_as_played(system, entry),
+        }
+    }
+
     pub fn points(&self, player: PlayerId) -> u32 {
         self.points.get(player).copied().unwrap_or(0)
     }
@@ -72,31 +81,47 @@ impl Scores {
     pub fn adjusted(&self, player: PlayerId) -> u32 {
         self.adjusted.get(player).copied().unwrap_or(0)
     }
+
+    fn is_fore(&self, entry: &Entry) -> bool {
+        is_fore(self.fore_round, entry)
+    }
+}
+
+/// A paired round (a game or a forfeit) of the last round, under Fore Buchholz.
+fn is_fore(fore_round: Option<u32>, entry: &Entry) -> bool {
+    let paired = matches!(entry.play, Play::Game { .. } | Play::Forfeit { .. });
+    paired && fore_round.is_some() && entry.round == fore_round
 }
 
 fn entry_score(fore_round: Option<u32>, entry: &Entry) -> u32 {
-    let paired = matches!(entry.play, Play::Game { .. } | Play::Forfeit { .. });
-    if paired && fore_round.is_some() && entry.round == fore_round {
+    if is_fore(fore_round, entry) {
         1
     } else {
         entry.score.0
     }
 }
 
-/// An opponent's points for a Swiss: the half- and zero-point byes and absences after the
-/// last round that was none of them count ½ each; everything before as scored.
-fn adjusted(entries: &[Entry], score: impl Fn(&Entry) -> u32) -> u32 {
-    let trailing = entries
+/// An opponent's points for a Swiss: the voluntarily unplayed rounds after his last round
+/// that was none count ½ each if a bye or an absence, a forfeit loss 0; everything before
+/// as scored.
+fn adjusted(entries: &[Entry], fore_round: Option<u32>) -> u32 {
+    let free = |e: &&Entry| voluntary(e) && !is_fore(fore_round, e);
+    let trailing = entries.iter().rev().take_while(free).count();
+    let before = entries.len() - trailing;
+    let scored: u32 = entries
         .iter()
-        .rev()
-        .take_while(|e| matches!(e.play, Play::Bye | Play::Absent) && e.score < Half(2))
-        .count();
-    let before: u32 = entries
-        .iter()
-        .take(entries.len() - trailing)
-        .map(score)
+        .take(before)
+        .map(|e| entry_score(fore_round, e))
         .sum();
-    before + trailing as u32
+    let after: u32 = entries
+        .iter()
+        .skip(before)
+        .map(|e| match e.play {
+            Play::Forfeit { .. } => e.score.0,
+            _ => 1,
+        })
+        .sum();
+    scored + after
 }
 
 /// The dummy opponent of a Swiss player's unplayed round (C.07-2026 article 16): worth
