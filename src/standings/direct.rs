@@ -1,80 +1,65 @@
 //! Direct encounter (DE, C.07 article 6) within the groups of players still tied on every
-//! key before it: the points each scored against the others of the group. When they have
-//! not all met, a player is put ahead only of those who could not catch him even by
-//! winning every game between them that was not played; the rest stay equal.
+//! key before it: the points each scored against the others of the group, the average
+//! score against an opponent met more than once (6.1.2). When they have not all met
+//! (6.3), a player is put ahead only of those who could not catch him even by winning
+//! every game between them that was not played; the rest stay equal.
 
 use super::unplayed::counts_as_played;
-use super::{Field, PlayerId, System};
+use super::{Field, PlayerId};
 
 /// DE of every player in hundredths; `group[p]` names the tied group of player `p`.
 pub fn direct_encounter(field: &Field, group: &[usize]) -> Vec<i64> {
     let players = field.entries.len();
     let group_of = |p: PlayerId| group.get(p).copied().unwrap_or(usize::MAX);
-    let mut size = vec![0usize; players];
+    let mut size = vec![0i64; players];
     for p in 0..players {
         if let Some(s) = size.get_mut(group_of(p)) {
             *s += 1;
         }
     }
-    // Half points scored against the group, and every meeting inside it (one per side).
-    let mut scored = vec![0i64; players];
-    let mut meetings: Vec<(usize, PlayerId, PlayerId)> = Vec::new();
+    // Every meeting inside a group, from each side, with the half points it gave.
+    let mut meetings: Vec<(PlayerId, PlayerId, u32)> = Vec::new();
     for (player, entries) in field.entries.iter().enumerate() {
         for entry in entries {
-            let Some(opponent) = counts_as_played(field.system, entry) else {
-                continue;
-            };
-            if opponent != player && group_of(opponent) == group_of(player) {
-                if let Some(s) = scored.get_mut(player) {
-                    *s += i64::from(entry.score.0);
-                }
-                meetings.push((group_of(player), player, opponent));
+            if let Some(opponent) = counts_as_played(field.system, entry)
+                && opponent != player
+                && group_of(opponent) == group_of(player)
+            {
+                meetings.push((player, opponent, entry.score.0));
             }
         }
     }
     meetings.sort_unstable();
-    // Per group, the most meetings of one pair (2 in a double round robin); per player,
-    // the meetings played and the distinct opponents met.
-    let mut most = vec![1i64; players];
-    let mut played = vec![0i64; players];
-    let mut distinct = vec![0i64; players];
-    for run in meetings.chunk_by(|a, b| a == b) {
-        if let Some(&(g, p, _)) = run.first() {
-            let n = run.len() as i64;
-            if let Some(m) = most.get_mut(g) {
-                *m = (*m).max(n);
+    // Per player, the average against each opponent met (hundredths, half up when a
+    // pair met three times or more) and the number of opponents met.
+    let mut scored = vec![0i64; players];
+    let mut met = vec![0i64; players];
+    for run in meetings.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        if let Some(&(p, _, _)) = run.first() {
+            let halves: i64 = run.iter().map(|m| i64::from(m.2)).sum();
+            let count = run.len() as i64;
+            if let Some(s) = scored.get_mut(p) {
+                *s += (halves * 100 + count).div_euclid(2 * count);
             }
-            if let Some(c) = played.get_mut(p) {
-                *c += n;
-            }
-            if let Some(d) = distinct.get_mut(p) {
-                *d += 1;
+            if let Some(m) = met.get_mut(p) {
+                *m += 1;
             }
         }
     }
-    // Meetings a player could still have had inside the group.
+    // The opponents of the group a player has not met.
     let missing = |p: PlayerId| {
-        let g = group_of(p);
-        let others = size.get(g).copied().unwrap_or(1) as i64 - 1;
-        let get = |v: &Vec<i64>| v.get(p).copied().unwrap_or(0);
-        match field.system {
-            System::RoundRobin => {
-                (others * most.get(g).copied().unwrap_or(1) - get(&played)).max(0)
-            }
-            // A Swiss pairs two players once; a repeated pairing adds nothing missing.
-            System::Swiss => (others - get(&distinct)).max(0),
-        }
+        let others = size.get(group_of(p)).copied().unwrap_or(1) - 1;
+        (others - met.get(p).copied().unwrap_or(0)).max(0)
     };
-    let mut values: Vec<i64> = scored.clone();
+    let mut values = scored.clone();
     let mut members: Vec<PlayerId> = (0..players).collect();
     members.sort_unstable_by_key(|p| group_of(*p));
     for run in members.chunk_by(|a, b| group_of(*a) == group_of(*b)) {
-        if run.iter().all(|p| missing(*p) == 0) {
-            continue;
+        if run.iter().any(|p| missing(*p) > 0) {
+            settle(run, &scored, missing, &mut values);
         }
-        settle(run, &scored, missing, &mut values);
     }
-    values.iter().map(|v| v * 50).collect()
+    values
 }
 
 /// A group that has not all met: sorted by score, cut only where everyone above scored
@@ -83,12 +68,12 @@ fn settle(run: &[PlayerId], scored: &[i64], missing: impl Fn(PlayerId) -> i64, v
     let score = |p: PlayerId| scored.get(p).copied().unwrap_or(0);
     let mut order = run.to_vec();
     order.sort_unstable_by_key(|p| std::cmp::Reverse(score(*p)));
-    // reach_below[i]: the most any of order[i..] could reach; a won game is 2 half points.
+    // reach_below[i]: the most any of order[i..] could reach, a missing game won (1 point).
     let mut reach_below = vec![i64::MIN; order.len() + 1];
     for i in (0..order.len()).rev() {
         let reach = order
             .get(i)
-            .map_or(i64::MIN, |p| score(*p) + 2 * missing(*p));
+            .map_or(i64::MIN, |p| score(*p) + 100 * missing(*p));
         let below = reach_below.get(i + 1).copied().unwrap_or(i64::MIN);
         if let Some(r) = reach_below.get_mut(i) {
             *r = reach.max(below);

@@ -53,21 +53,41 @@ fn contributions(field: &Field, scores: &Scores, sum: Sum, player: PlayerId, out
     }
 }
 
-/// The sum left after the modifier: the voluntarily unplayed rounds go first, then the
-/// least significant, and for a median also the most (C.07-2026 article 14, SPEC.md):
-/// the rounds against the opponents with the fewest (most) points, for SB the smaller
-/// (larger) contribution among equals, as the TEC's TieBreakServer orders them.
-fn trimmed(parts: &mut [Part], modifier: Option<Modifier>) -> i64 {
+/// The sum left after the modifier (C.07-2026 articles 14 and 16.5): each cut takes the
+/// least significant contribution (the opponent with the fewest points, for SB the smaller
+/// product among equals), unless the player has voluntarily unplayed rounds: then the
+/// lowest of those goes instead, as long as it is not lower than that least significant
+/// one (for BH always; for SB the higher of the two goes). A median then also takes the
+/// most significant, with no such exception.
+fn trimmed(parts: &mut Vec<Part>, modifier: Option<Modifier>) -> i64 {
     let (low, high) = match modifier {
         None => (0, 0),
         Some(Modifier::Cut(n)) => (usize::from(n), 0),
         Some(Modifier::Median(n)) => (usize::from(n), usize::from(n)),
     };
-    parts.sort_unstable_by_key(|(value, opponent, free)| (!*free, *opponent, *value));
-    let rest = parts.get_mut(low..).unwrap_or_default();
-    rest.sort_unstable_by_key(|(value, opponent, _)| (*opponent, *value));
-    let keep = rest.len().saturating_sub(high);
-    rest.iter().take(keep).map(|(value, _, _)| value).sum()
+    let significance = |part: &Part| (part.1, part.0);
+    for _ in 0..low {
+        let least = (0..parts.len()).min_by_key(|i| parts.get(*i).map(significance));
+        let free = (0..parts.len())
+            .filter(|i| parts.get(*i).is_some_and(|p| p.2))
+            .min_by_key(|i| parts.get(*i).map(significance));
+        let value = |i: Option<usize>| i.and_then(|i| parts.get(i)).map(|p| p.0);
+        let cut = match free {
+            Some(_) if value(least) > value(free) => least,
+            Some(_) => free,
+            None => least,
+        };
+        if let Some(i) = cut {
+            parts.swap_remove(i);
+        }
+    }
+    for _ in 0..high {
+        let most = (0..parts.len()).max_by_key(|i| parts.get(*i).map(significance));
+        if let Some(i) = most {
+            parts.swap_remove(i);
+        }
+    }
+    parts.iter().map(|(value, _, _)| value).sum()
 }
 
 /// Koya (KS): the points scored against opponents who scored at least half of the

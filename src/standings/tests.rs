@@ -145,9 +145,10 @@ fn double_round_robin_of_four() {
     // Points: North ½+1+½+½+½+1 = 4, East 1+0+1+1+½+½ = 4, South 2½, West 1½.
     assert_eq!(t.row("North").points, Half(8));
     assert_eq!(t.row("West").points, Half(3));
-    // DE between North and East, tied on 4: North 1 (round 2) + ½ (round 5) = 1½, East ½.
-    assert_eq!(t.get("North", "DE"), Some(150));
-    assert_eq!(t.get("East", "DE"), Some(50));
+    // DE between North and East, tied on 4, who met twice: the average counts (C.07
+    // 6.1.2): North (1 + ½) / 2 = 0.75, East (0 + ½) / 2 = 0.25.
+    assert_eq!(t.get("North", "DE"), Some(75));
+    assert_eq!(t.get("East", "DE"), Some(25));
     // Alone on their points, South and West have no one to meet in their group.
     assert_eq!(t.get("South", "DE"), Some(0));
     // SB North: East 4 x (1 + ½) = 6, South 2½ x (½ + 1) = 3.75, West 1½ x (½ + ½) = 1.5:
@@ -609,11 +610,17 @@ fn fore_buchholz_plays_a_forfeit_of_the_last_round_as_a_draw() {
 }
 
 #[test]
-fn sonneborn_berger_cut_drops_the_weakest_opponent() {
+fn sonneborn_berger_cut_drops_the_weakest_opponent_or_a_voluntary_round() {
     let t = Table::new(field(TWELVE, 9, System::Swiss, TWELVE_GAMES), "SB/C1", None);
     // SB Cypress 33.5; the weakest opponent is Maple (3½, a win: 3.5), not Cedar (4½, a
     // loss: 0): 33.5 - 3.5 = 30.
     assert_eq!(t.get("Cypress", "SB/C1"), Some(3000));
+    // Holly's half-point bye (round 3) is voluntary: its 4½ x ½ = 2.25 against the least
+    // significant, Rowan's 2 x 1 = 2; the higher goes (C.07 16.5): 19.25 - 2.25 = 17.
+    assert_eq!(t.get("Holly", "SB/C1"), Some(1700));
+    // Alder's forfeit loss is voluntary but gives 7 x 0 = 0, below the least significant
+    // (Poplar 4, a win: 4): the 4 goes: 31.75 - 4 = 27.75.
+    assert_eq!(t.get("Alder", "SB/C1"), Some(2775));
 }
 
 // ---- unrated players (unrated.pgn, unrated-1400.pgn) ----
@@ -684,7 +691,7 @@ fn a_player_who_met_no_rated_opponent_has_no_rating_figures() {
 
 #[test]
 fn the_list_parses_with_its_modifiers() {
-    let list = parse_list("PTS,bh/c1,SB/M2,DE").unwrap();
+    let list = parse_list("PTS,bh/c1,FB/M2,DE").unwrap();
     assert_eq!(
         list[1],
         TieBreak {
@@ -692,11 +699,13 @@ fn the_list_parses_with_its_modifiers() {
             modifier: Some(Modifier::Cut(1))
         }
     );
-    assert_eq!(list[2].label(), "SB/M2");
+    assert_eq!(list[2].label(), "FB/M2");
     assert_eq!(list[1].column(), "bh_c1");
     assert!(parse_list("BH/C3").unwrap_err().contains("C3"));
     assert!(parse_list("XYZ").unwrap_err().contains("XYZ"));
     assert!(parse_list("WIN/C1").unwrap_err().contains("WIN/C1"));
+    assert!(parse_list("SB/M1").unwrap_err().contains("/C1 or /C2"));
+    assert!(parse_list("SB/C2,PS/C1,ARO/M2").is_ok());
 }
 
 #[test]

@@ -51,6 +51,9 @@ const NAMES: &[(&str, Name)] = &[
 /// opponents, the progressive score and the average rating of opponents.
 const MODIFIABLE: &[Name] = &[Name::Bh, Name::Fb, Name::Sb, Name::Ps, Name::Aro];
 
+/// Of those, the ones the TEC's list of mandatory tie-breaks gives a cut but no median.
+const CUT_ONLY: &[Name] = &[Name::Sb, Name::Ps];
+
 /// `/C1`, `/C2`: the lowest one or two values cut; `/M1`, `/M2`: the highest and the
 /// lowest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,6 +113,9 @@ pub fn parse_list(text: &str) -> Result<Vec<TieBreak>, String> {
             };
             if modifier.is_some() && !MODIFIABLE.contains(&name) {
                 return Err(format!("tie-break {item:?} takes no modifier"));
+            }
+            if matches!(modifier, Some(Modifier::Median(_))) && CUT_ONLY.contains(&name) {
+                return Err(format!("tie-break {item:?} takes /C1 or /C2 only"));
             }
             Ok(TieBreak { name, modifier })
         })
