@@ -122,9 +122,10 @@ pub fn parse_list(text: &str) -> Result<Vec<TieBreak>, String> {
         .collect()
 }
 
-/// The list used when `--tiebreaks` is not given: C.07's recommended tie-breaks for
-/// individual events (FIDE Handbook C.07, Play-off and tie-break regulations, the
-/// article on recommended tie-breaks): a round robin DE, SB, WIN; a Swiss BH/C1, BH, DE.
+/// The list used when `--tiebreaks` is not given. C.07-2026 itself names no list: the
+/// organiser chooses one and the Chief Arbiter completes it (articles 2.1, 4.1, 4.1.1).
+/// These follow its definitions: a round robin DE, SB, WIN (article 8's Buchholz family
+/// is not for round robins); a Swiss BH/C1, BH, DE.
 pub fn default_for(system: System) -> Vec<TieBreak> {
     let plain = |name| TieBreak {
         name,
