@@ -5,7 +5,8 @@
 use super::{Entry, Field, Half, Play, PlayerId, System};
 
 /// A round the player chose not to play: a half- or zero-point bye, an absence, a
-/// forfeit loss (or a double forfeit). Cut modifiers remove these first.
+/// forfeit loss (or a double forfeit). A cut takes these in place of the least
+/// significant value (C.07-2026 16.5).
 pub fn voluntary(entry: &Entry) -> bool {
     match entry.play {
         Play::Game { .. } => false,
