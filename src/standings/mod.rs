@@ -6,8 +6,16 @@
 //! tags; the tie-break code reads only a `Field`. Scores are in half points, figures in
 //! hundredths, so that every value is exact and compares exactly.
 
+pub mod direct;
+pub mod opponents;
+pub mod own;
+pub mod rating;
 pub mod table;
 pub mod tiebreak;
+pub mod unplayed;
+
+#[cfg(test)]
+mod tests;
 
 /// A score in half points: `Half(3)` is 1½.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]

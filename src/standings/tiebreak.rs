@@ -47,6 +47,13 @@ const NAMES: &[(&str, Name)] = &[
     ("APPO", Name::Appo),
 ];
 
+/// The tie-breaks C.07 lets a cut or median modify (article 14): the sums over
+/// opponents, the progressive score and the average rating of opponents.
+const MODIFIABLE: &[Name] = &[Name::Bh, Name::Fb, Name::Sb, Name::Ps, Name::Aro];
+
+/// Of those, the ones the TEC's list of mandatory tie-breaks gives a cut but no median.
+const CUT_ONLY: &[Name] = &[Name::Sb, Name::Ps];
+
 /// `/C1`, `/C2`: the lowest one or two values cut; `/M1`, `/M2`: the highest and the
 /// lowest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,12 +111,21 @@ pub fn parse_list(text: &str) -> Result<Vec<TieBreak>, String> {
                 Some("M2") => Some(Modifier::Median(2)),
                 Some(other) => return Err(format!("unknown modifier {other:?} in {item:?}")),
             };
+            if modifier.is_some() && !MODIFIABLE.contains(&name) {
+                return Err(format!("tie-break {item:?} takes no modifier"));
+            }
+            if matches!(modifier, Some(Modifier::Median(_))) && CUT_ONLY.contains(&name) {
+                return Err(format!("tie-break {item:?} takes /C1 or /C2 only"));
+            }
             Ok(TieBreak { name, modifier })
         })
         .collect()
 }
 
-/// C.07's recommended list for the system (being settled with the tie-breaks).
+/// The list used when `--tiebreaks` is not given. C.07-2026 itself names no list: the
+/// organiser chooses one and the Chief Arbiter completes it (articles 2.1, 4.1, 4.1.1).
+/// These follow its definitions: a round robin DE, SB, WIN (article 8's Buchholz family
+/// is not for round robins); a Swiss BH/C1, BH, DE.
 pub fn default_for(system: System) -> Vec<TieBreak> {
     let plain = |name| TieBreak {
         name,
