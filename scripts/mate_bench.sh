@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark of "Who can still mate" (issue 28; figures in BENCHMARKS.md). Not a test.
+# The benchmark of "Who can still mate" (issue 28; figures in docs/benchmarks-history.md). Not a test.
 #
 #   scripts/mate_bench.sh [OUT_DIR]        (default target/mate-bench)
 #

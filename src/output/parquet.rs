@@ -480,7 +480,7 @@ impl<W: Write + Send> ParquetTable<W> {
             .with_fields(fields)
             .build()?;
         let mut properties = WriterProperties::builder()
-            // Level 1: the cheapest zstd (BENCHMARKS.md "Parquet").
+            // Level 1: the cheapest zstd (docs/benchmarks-history.md "Parquet").
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
             .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
         // Position keys hardly repeat: a dictionary of them is work for nothing.
