@@ -6,6 +6,7 @@
 //! tags; the tie-break code reads only a `Field`. Scores are in half points, figures in
 //! hundredths, so that every value is exact and compares exactly.
 
+pub mod event;
 pub mod table;
 pub mod tiebreak;
 
