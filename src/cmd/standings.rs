@@ -18,8 +18,9 @@ use crate::rules::Finding;
 use crate::rules::tags::Tags;
 use crate::standings::System;
 use crate::standings::event::{Event, EventBook, EventBy, EventFinding, GameTags};
-use crate::standings::table::{Options, Standing, standings};
-use crate::standings::tiebreak::{TieBreak, default_for, parse_list};
+use crate::standings::ranked::{Ranked, Ranking};
+use crate::standings::table::Options;
+use crate::standings::tiebreak::{TieBreak, parse_list};
 
 /// Each event's final standings: points, rank, FIDE tie-breaks and the crosstable.
 ///
@@ -124,51 +125,6 @@ fn tiebreak_list(text: &str) -> Result<TieBreakList, String> {
     parse_list(text).map(TieBreakList)
 }
 
-/// How the events are made and ranked: the flags as plain data.
-#[derive(Debug, Clone, Default)]
-pub struct Ranking {
-    pub system: Option<System>,
-    pub tiebreaks: Option<Vec<TieBreak>>,
-    pub options: Options,
-}
-
-/// One event ranked.
-pub struct Ranked {
-    pub event: Event,
-    pub list: Vec<TieBreak>,
-    pub rows: Vec<Standing>,
-    pub given: bool,
-}
-
-impl Ranking {
-    /// Each event of the book, ranked (one at a time).
-    pub fn rank(&self, book: EventBook) -> impl Iterator<Item = Ranked> {
-        book.events(self.system).map(|event| {
-            let (list, given) = match &self.tiebreaks {
-                Some(list) => (list.clone(), true),
-                None => (default_for(event.field.system), false),
-            };
-            let rows = standings(&event.field, &list, &self.options);
-            Ranked {
-                event,
-                list,
-                rows,
-                given,
-            }
-        })
-    }
-
-    pub fn table<'a>(&self, ranked: &'a Ranked) -> EventTable<'a> {
-        EventTable {
-            event: &ranked.event,
-            list: &ranked.list,
-            given: ranked.given,
-            rows: &ranked.rows,
-            unrated: self.options.unrated,
-        }
-    }
-}
-
 pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let output_path = args.output.output.as_deref();
     let run = GameRun::new(
@@ -244,7 +200,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         None => Pending::Waiting(sink, output),
     };
     for ranked in ranking.rank(book) {
-        let table = ranking.table(&ranked);
+        let table = EventTable::of(&ranked, ranking.options.unrated);
         show_findings(
             &ranked.event.findings,
             &ranked.event,

@@ -227,6 +227,8 @@ struct GameRec {
     file: u32,
     index: u64,
     line: u64,
+    /// The game's place among the event's games.
+    order: u32,
 }
 
 /// One event as the book gathers it.
@@ -271,6 +273,8 @@ pub struct EventFinding {
     /// The round number, empty when none.
     pub round: String,
     pub message: String,
+    /// The game's place in the event's input, which the findings are sorted by.
+    pub order: usize,
 }
 
 /// One event made: its heading, its field and findings.
@@ -327,7 +331,9 @@ impl EventBook {
         };
         let round = game.round.unwrap_or(0);
         note_date(&mut gathered.heading, &game.date, round);
+        let order = u32::try_from(gathered.games.len()).unwrap_or(u32::MAX);
         gathered.games.push(GameRec {
+            order,
             white,
             black,
             round,
@@ -443,6 +449,7 @@ impl Namer<'_> {
                 game.round.to_string()
             },
             message,
+            order: game.order as usize,
         }
     }
 
@@ -479,6 +486,8 @@ fn make_event(gathered: Gathered, files: &[Arc<str>], system: Option<System>) ->
     if system == System::Swiss {
         repeated_pairings(&kept, &namer, &mut findings);
     }
+    // In input order, as `validate` writes findings.
+    findings.sort_by_key(|f| f.order);
     let rounds = kept.iter().map(|g| g.round).max().unwrap_or(0);
     let (entries, absences_filled) = entries(players.len(), rounds, &kept, games.len());
     Event {

@@ -7,6 +7,7 @@
 //! hundredths, so that every value is exact and compares exactly.
 
 pub mod event;
+pub mod ranked;
 pub mod table;
 pub mod tiebreak;
 

@@ -7,6 +7,7 @@ pub mod text;
 pub mod trf;
 
 use crate::standings::event::Event;
+use crate::standings::ranked::Ranked;
 use crate::standings::table::Standing;
 use crate::standings::tiebreak::{Name, TieBreak};
 use crate::standings::{Figure, Half, System};
@@ -33,7 +34,18 @@ pub enum ValueColumn {
     Tpr,
 }
 
-impl EventTable<'_> {
+impl<'a> EventTable<'a> {
+    /// The table of an event ranked (`unrated`: `--unrated`).
+    pub fn of(ranked: &'a Ranked, unrated: Option<u32>) -> EventTable<'a> {
+        EventTable {
+            event: &ranked.event,
+            list: &ranked.list,
+            given: ranked.given,
+            rows: &ranked.rows,
+            unrated,
+        }
+    }
+
     /// The tie-breaks shown (`PTS` is the points, shown once).
     pub fn tiebreak_columns(&self) -> Vec<(String, ValueColumn)> {
         self.list

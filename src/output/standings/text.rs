@@ -1,8 +1,6 @@
 //! The text of one event: a heading, the standings table and the crosstable (SPEC.md
 //! "standings", "Output"): a round robin as the grid, a Swiss as the rounds.
 
-use std::fmt::Write as _;
-
 use super::{EventTable, figure_text, points_text, rank_text};
 use crate::standings::table::Standing;
 use crate::standings::{Entry, Half, Play, PlayerId, System};
@@ -15,20 +13,40 @@ pub fn event_text(table: &EventTable) -> String {
     out.push('\n');
     standings_table(table, &mut out);
     out.push('\n');
-    match table.event.field.system {
-        System::RoundRobin => round_robin_grid(table, &mut out),
-        System::Swiss => swiss_rounds(table, &mut out),
+    match crosstable_rows(table) {
+        Some(rows) => aligned(&rows, &|column| column == 1, &mut out),
+        None => out.push_str("(no game has a round number: no crosstable)\n"),
     }
     out
 }
 
+/// The crosstable's cells (a header, then a row per player in rank order): the grid of
+/// a round robin, the rounds of a Swiss; `None` for a Swiss without round numbers.
+pub fn crosstable_rows(table: &EventTable) -> Option<Vec<Vec<String>>> {
+    match table.event.field.system {
+        System::RoundRobin => Some(round_robin_grid(table)),
+        System::Swiss => swiss_rounds(table),
+    }
+}
+
 /// `Event`, where and when, rounds, players, system, tie-breaks and the rating rule.
 fn heading(table: &EventTable, out: &mut String) {
+    for line in heading_lines(table) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+/// The heading's lines: the event's name, where and when, rounds, players and system,
+/// the tie-breaks and the rating rule.
+pub fn heading_lines(table: &EventTable) -> Vec<String> {
+    let mut lines = Vec::new();
+    let out = &mut lines;
     let event = table.event;
     let h = &event.heading;
     let field = &event.field;
     let name = if h.event.is_empty() { "?" } else { &h.event };
-    let _ = writeln!(out, "{}", visible(name));
+    out.push(visible(name).into_owned());
     let mut place = Vec::new();
     if !h.site.is_empty() {
         place.push(visible(&h.site).into_owned());
@@ -39,18 +57,24 @@ fn heading(table: &EventTable, out: &mut String) {
         (first, last) => place.push(format!("{first} to {last}")),
     }
     if !place.is_empty() {
-        let _ = writeln!(out, "{}", place.join(", "));
+        out.push(place.join(", "));
     }
     let system = match field.system {
         System::RoundRobin => "round robin",
         System::Swiss => "Swiss",
     };
-    let _ = writeln!(
-        out,
-        "{} rounds, {} players, {system}",
-        field.rounds,
-        field.players.len()
-    );
+    let plural = |n: usize, one: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    };
+    out.push(format!(
+        "{}, {}, {system}",
+        plural(field.rounds as usize, "round"),
+        plural(field.players.len(), "player")
+    ));
     let origin = if table.given {
         "--tiebreaks"
     } else {
@@ -60,21 +84,31 @@ fn heading(table: &EventTable, out: &mut String) {
         Some(r) => format!("unrated opponents count as {r}"),
         None => "unrated opponents left out".to_string(),
     };
-    let _ = writeln!(
-        out,
+    out.push(format!(
         "Tie-breaks: {} ({origin}); rating figures: {rating}",
         table.list_text()
-    );
+    ));
     if !event.absences_filled {
-        let _ = writeln!(
-            out,
+        out.push(
             "(too few games for its rounds and players: the rounds a player missed are not filled in)"
+                .to_string(),
         );
     }
+    lines
 }
 
 /// Rank, player, title, rating, points, games, each tie-break.
 fn standings_table(table: &EventTable, out: &mut String) {
+    // Names and titles to the left, numbers to the right.
+    aligned(
+        &standings_rows(table),
+        &|column| column == 1 || column == 2,
+        out,
+    );
+}
+
+/// The standings table's cells: a header, then a row per player in rank order.
+pub fn standings_rows(table: &EventTable) -> Vec<Vec<String>> {
     let players = &table.event.field.players;
     let columns = table.tiebreak_columns();
     let mut head = vec![
@@ -106,8 +140,7 @@ fn standings_table(table: &EventTable, out: &mut String) {
         );
         rows.push(cells);
     }
-    // Names and titles to the left, numbers to the right.
-    aligned(&rows, &|column| column == 1 || column == 2, out);
+    rows
 }
 
 /// Writes rows of cells in columns two spaces apart.
@@ -174,7 +207,7 @@ fn forfeit_text(score: Half) -> &'static str {
 
 /// The grid: players in rank order, one cell per pair (two in a double round robin:
 /// one character per meeting, in round order), `·` on the diagonal.
-fn round_robin_grid(table: &EventTable, out: &mut String) {
+fn round_robin_grid(table: &EventTable) -> Vec<Vec<String>> {
     let field = &table.event.field;
     let place = places(table);
     let n = table.rows.len();
@@ -223,17 +256,16 @@ fn round_robin_grid(table: &EventTable, out: &mut String) {
         line.push(points_text(row.points));
         rows.push(line);
     }
-    aligned(&rows, &|column| column == 1, out);
+    rows
 }
 
 /// The rounds: one cell per round, the opponent's place, colour and result (`12w1`,
 /// `3b½`), `+` / `-` / `=` for forfeits, `bye1`, `bye½`, `bye0`, `abs` for a round
 /// missed; games without a round after the numbered rounds.
-fn swiss_rounds(table: &EventTable, out: &mut String) {
+fn swiss_rounds(table: &EventTable) -> Option<Vec<Vec<String>>> {
     let field = &table.event.field;
     if field.rounds == 0 {
-        out.push_str("(no game has a round number: no crosstable)\n");
-        return;
+        return None;
     }
     let place = places(table);
     let rounds = field.rounds as usize;
@@ -283,7 +315,7 @@ fn swiss_rounds(table: &EventTable, out: &mut String) {
         line.extend(cells);
         rows.push(line);
     }
-    aligned(&rows, &|column| column == 1, out);
+    Some(rows)
 }
 
 fn swiss_cell(entry: &Entry, place: &[usize]) -> String {
