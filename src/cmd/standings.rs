@@ -103,9 +103,9 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
-  pgnkit standings event.pgn                      standings and crosstable of each event
-  pgnkit standings twic.pgn --where 'Event ~ \"Open\"' --tiebreaks BH/C1,BH,SB
-  pgnkit standings club.pgn --system swiss --unrated 1000 --trf club.trf
+  pgnkit standings games.pgn                      standings and crosstable of each event
+  pgnkit standings games.pgn --where 'Event ~ \"Masters\"' --tiebreaks BH/C1,BH,SB
+  pgnkit standings event.pgn --system swiss --unrated 1000 --trf event.trf
   pgnkit standings archive/ --format csv -o standings.csv
   pgnkit standings games.pgn --event-by Event --format parquet -o standings.parquet
 
@@ -189,18 +189,20 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         },
     )?;
     let mut figures = RunFigures::default();
-    let mut trf = None;
+    // Every event ranked first (memory: its field, as the book's games), so that the
+    // records' one header has the columns of every event's list.
+    let ranked: Vec<Ranked> = ranking.rank(book).collect();
+    let values = value_union(&ranked, ranking.tiebreaks.as_deref());
     let output = Output::create(output_path)?;
-    let values_of = |ranked: &Ranked| record_columns(&ranked.list);
-    let mut out = match &args.tiebreaks {
-        // Every event has the columns of the one list.
-        Some(list) => open(sink, output, &values_of_list(&list.0))?,
-        // The columns follow the default list: the first event's system decides them
-        // (one file has one header), so they are opened with the first event.
-        None => Pending::Waiting(sink, output),
+    let mut sink = if sink.format() == Format::Text {
+        Sink::Text(output)
+    } else {
+        let columns = value_columns(&values);
+        Sink::Records(sink.open_typed_records::<StandingRecord, _>(output, &columns)?)
     };
-    for ranked in ranking.rank(book) {
-        let table = EventTable::of(&ranked, ranking.options.unrated);
+    let mut trf = None;
+    for ranked in &ranked {
+        let table = EventTable::of(ranked, ranking.options.unrated);
         show_findings(
             &ranked.event.findings,
             &ranked.event,
@@ -209,28 +211,12 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             &mut findings,
             &mut figures,
         )?;
-        if let Pending::Waiting(..) = out
-            && let Pending::Waiting(sink, output) = std::mem::replace(&mut out, Pending::Done)
-        {
-            out = open(sink, output, &values_of(&ranked))?;
-        }
-        if let Pending::Open(sink, values) = &mut out {
-            write_event(sink, &table, values)?;
-        }
+        write_event(&mut sink, &table, &values)?;
         if args.trf.is_some() {
             trf = Some(trf_text(&table));
         }
     }
-    let output = match out {
-        Pending::Open(sink, _) => sink.finish()?,
-        // No event: the header of an empty list.
-        Pending::Waiting(sink, output) => match open(sink, output, &record_columns(&[]))? {
-            Pending::Open(sink, _) => sink.finish()?,
-            _ => anyhow::bail!("the standings output was lost"),
-        },
-        Pending::Done => anyhow::bail!("the standings output was lost"),
-    };
-    output.finish()?;
+    sink.finish()?.finish()?;
     if let (Some(path), Some(text)) = (&args.trf, trf) {
         let mut file = Output::create(Some(path))?;
         file.write_all(text.as_bytes())?;
@@ -247,28 +233,24 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     ))
 }
 
-/// The output, opened once the value columns are known.
-enum Pending {
-    Waiting(SinkFormat, Output),
-    Open(Sink<Output>, Vec<(String, ValueColumn)>),
-    Done,
-}
-
-fn values_of_list(list: &[TieBreak]) -> Vec<(String, ValueColumn)> {
-    record_columns(list)
-}
-
-fn open(
-    sink: SinkFormat,
-    output: Output,
-    values: &[(String, ValueColumn)],
-) -> anyhow::Result<Pending> {
-    let opened = if sink.format() == Format::Text {
-        Sink::Text(output)
-    } else {
-        Sink::Records(sink.open_typed_records::<StandingRecord, _>(output, &value_columns(values))?)
-    };
-    Ok(Pending::Open(opened, values.to_vec()))
+/// The records' value columns: the tie-breaks of each event's list by name, in the order
+/// they first come, then `aro` and `tpr` unless a list has them unmodified (one list:
+/// exactly its columns); without events, those of `--tiebreaks`.
+fn value_union(ranked: &[Ranked], given: Option<&[TieBreak]>) -> Vec<(String, ValueColumn)> {
+    if ranked.is_empty() {
+        return record_columns(given.unwrap_or_default());
+    }
+    let mut values: Vec<(String, ValueColumn)> = Vec::new();
+    // The tie-breaks first, then the rating figures that no list has.
+    let all = ranked.iter().flat_map(|event| record_columns(&event.list));
+    let (tiebreaks, figures): (Vec<_>, Vec<_>) =
+        all.partition(|(_, column)| matches!(column, ValueColumn::TieBreak(_)));
+    for (name, column) in tiebreaks.into_iter().chain(figures) {
+        if !values.iter().any(|(n, _)| *n == name) {
+            values.push((name, column));
+        }
+    }
+    values
 }
 
 /// One event's text or records.
@@ -283,8 +265,8 @@ fn write_event(
             out.write_all(b"\n")?;
         }
         Sink::Records(records) => {
-            // The file's columns are the first event's; another event's list may differ
-            // (a Swiss after a round robin): its values go by name, the others empty.
+            // The file's columns are every event's; an event's list may lack some (a
+            // Swiss beside a round robin): its values go by name, the others are empty.
             let own = record_columns(table.list);
             let mapped: Vec<Option<ValueColumn>> = values
                 .iter()

@@ -233,6 +233,17 @@ fn the_system_is_told_from_the_pairings_and_system_overrides_it() {
     let systems: Vec<&str> = rows.iter().map(|r| r["system"].as_str()).collect();
     assert_eq!(systems[..4], ["round-robin"; 4]);
     assert_eq!(systems[4..], ["swiss"; 6]);
+    // One header for both: each default list's tie-breaks, then the rating figures.
+    let (_, csv, _) = standings(&[
+        &data("round_robin.pgn"),
+        &data("swiss.pgn"),
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        csv.starts_with("event,site,event_date,system,rounds,rank,player,fide_id,title,rating,games,points,de,sb,win,bh_c1,bh,aro,tpr\n"),
+        "{csv}"
+    );
     let (_, text, _) = standings(&[&data("round_robin.pgn"), "--system", "swiss"]);
     assert!(text.contains("3 rounds, 4 players, Swiss"), "{text}");
     assert_eq!(crosstable_row(&text, "Alpha")[..3], ["2.5", "4w1", "3w½"]);
