@@ -14,8 +14,8 @@ use crate::output::standings::trf::trf_text;
 use crate::output::standings::{EventTable, ValueColumn, record_columns};
 use crate::output::summary::RunFigures;
 use crate::output::{Format, Output, Sink, SinkFormat};
-use crate::rules::Finding;
 use crate::rules::tags::Tags;
+use crate::rules::{Code, Finding};
 use crate::standings::System;
 use crate::standings::event::{Event, EventBook, EventBy, EventFinding, GameTags};
 use crate::standings::ranked::{Ranked, Ranking};
@@ -191,7 +191,22 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut figures = RunFigures::default();
     // Every event ranked first (memory: its field, as the book's games), so that the
     // records' one header has the columns of every event's list.
-    let ranked: Vec<Ranked> = ranking.rank(book).collect();
+    let level = args.level;
+    let wanted = |code: Code| code.severity() >= level.least() && codes.allows(code);
+    // Each event's findings are written as it is ranked, and not kept.
+    let mut ranked: Vec<Ranked> = Vec::new();
+    for mut event in ranking.rank(book, wanted) {
+        let found = std::mem::take(&mut event.event.findings);
+        show_findings(
+            &found,
+            &event.event,
+            args.level,
+            &codes,
+            &mut findings,
+            &mut figures,
+        )?;
+        ranked.push(event);
+    }
     let values = value_union(&ranked, ranking.tiebreaks.as_deref());
     let output = Output::create(output_path)?;
     let mut sink = if sink.format() == Format::Text {
@@ -203,14 +218,6 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut trf = None;
     for ranked in &ranked {
         let table = EventTable::of(ranked, ranking.options.unrated);
-        show_findings(
-            &ranked.event.findings,
-            &ranked.event,
-            args.level,
-            &codes,
-            &mut findings,
-            &mut figures,
-        )?;
         write_event(&mut sink, &table, &values)?;
         if args.trf.is_some() {
             trf = Some(trf_text(&table));

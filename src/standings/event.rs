@@ -4,9 +4,10 @@
 //! (`EventBook::add`), keeping per game a few numbers and per player one name, and at the
 //! end makes each event a `Field` with its findings (`EventBook::events`).
 //!
-//! Memory: about 48 bytes a game (`GameRec`) plus the hash tables of the checks while one
-//! event is made, and per player its name and tags twice (the key and the `Player`) and a
-//! table slot: no table grows with the square of anything.
+//! Memory: 40 bytes a game (`GameRec`) while the input is read, and per player its name
+//! and tags twice (the key and the `Player`) and a table slot; while an event is made, the
+//! hash tables of its checks and its entries: about 150 bytes a game and 130 a player at
+//! the peak (docs/GUIDE.md "standings"). No table grows with the square of anything.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry as Slot;
@@ -49,13 +50,14 @@ pub struct Side {
 }
 
 impl Side {
-    fn read(tags: &Tags, colour: &str) -> Side {
-        let tag = |suffix: &str| tags.value(&format!("{colour}{suffix}")).trim().to_string();
+    /// `names`: the side's name, FIDE id, rating and title tags.
+    fn read(tags: &Tags, names: [&str; 4]) -> Side {
+        let [name, fide_id, elo, title] = names.map(|n| tags.value(n).trim());
         Side {
-            name: tags.value(colour).trim().to_string(),
-            fide_id: positive(&tag("FideId")),
-            rating: positive(&tag("Elo")).and_then(|r| u32::try_from(r).ok()),
-            title: tag("Title"),
+            name: name.to_string(),
+            fide_id: positive(fide_id),
+            rating: positive(elo).and_then(|r| u32::try_from(r).ok()),
+            title: title.to_string(),
         }
     }
 
@@ -152,8 +154,8 @@ impl GameTags {
             site,
             event_date,
             date: trimmed("Date"),
-            white: Side::read(tags, "White"),
-            black: Side::read(tags, "Black"),
+            white: Side::read(tags, ["White", "WhiteFideId", "WhiteElo", "WhiteTitle"]),
+            black: Side::read(tags, ["Black", "BlackFideId", "BlackElo", "BlackTitle"]),
             round: round_number(tags.value("Round")),
             outcome: outcome(tags.get("Result"), raw),
             forfeit: FORFEITS.iter().any(|f| termination.eq_ignore_ascii_case(f)),
@@ -381,11 +383,17 @@ impl EventBook {
 
     /// The events in the order of their first game, each made into a field once asked
     /// for (one at a time: only one event's check tables are held at once).
-    pub fn events(self, system: Option<System>) -> impl Iterator<Item = Event> {
+    /// `wanted`: the finding codes to keep (the others are not even made: a lichess dump
+    /// has a `event.round-missing` for every game).
+    pub fn events(
+        self,
+        system: Option<System>,
+        wanted: impl Fn(Code) -> bool,
+    ) -> impl Iterator<Item = Event> {
         let EventBook { events, files, .. } = self;
         events
             .into_iter()
-            .map(move |gathered| make_event(gathered, &files, system))
+            .map(move |gathered| make_event(gathered, &files, system, &wanted))
     }
 }
 
@@ -468,7 +476,30 @@ impl Namer<'_> {
     }
 }
 
-fn make_event(gathered: Gathered, files: &[Arc<str>], system: Option<System>) -> Event {
+/// The findings of one event, those of the wanted codes only.
+struct Found<'w> {
+    wanted: &'w dyn Fn(Code) -> bool,
+    list: Vec<EventFinding>,
+}
+
+impl Found<'_> {
+    fn wants(&self, code: Code) -> bool {
+        (self.wanted)(code)
+    }
+
+    fn push(&mut self, finding: EventFinding) {
+        if self.wants(finding.code) {
+            self.list.push(finding);
+        }
+    }
+}
+
+fn make_event(
+    gathered: Gathered,
+    files: &[Arc<str>],
+    system: Option<System>,
+    wanted: &dyn Fn(Code) -> bool,
+) -> Event {
     let Gathered {
         heading,
         players,
@@ -478,8 +509,12 @@ fn make_event(gathered: Gathered, files: &[Arc<str>], system: Option<System>) ->
         players: &players,
         files,
     };
-    let mut findings = Vec::new();
-    let kept = kept_games(&games, &namer, &mut findings);
+    let mut findings = Found {
+        wanted,
+        list: Vec::new(),
+    };
+    let read = games.len();
+    let kept = kept_games(games, &namer, &mut findings);
     twice_in_round(&kept, &namer, &mut findings);
     let detected = detect_system(players.len(), &kept);
     let system = system.unwrap_or(detected);
@@ -487,9 +522,10 @@ fn make_event(gathered: Gathered, files: &[Arc<str>], system: Option<System>) ->
         repeated_pairings(&kept, &namer, &mut findings);
     }
     // In input order, as `validate` writes findings.
+    let mut findings = findings.list;
     findings.sort_by_key(|f| f.order);
     let rounds = kept.iter().map(|g| g.round).max().unwrap_or(0);
-    let (entries, absences_filled) = entries(players.len(), rounds, &kept, games.len());
+    let (entries, absences_filled) = entries(players.len(), rounds, &kept, read);
     Event {
         heading,
         field: Field {
@@ -506,12 +542,12 @@ fn make_event(gathered: Gathered, files: &[Arc<str>], system: Option<System>) ->
 /// The games that count: `*` games left out (`event.unfinished`), a second record of the
 /// same pairing in a round left out (`event.duplicate-game`, `event.result-conflict`),
 /// games without a round noted (`event.round-missing`).
-fn kept_games(games: &[GameRec], namer: &Namer, findings: &mut Vec<EventFinding>) -> Vec<GameRec> {
+fn kept_games(mut games: Vec<GameRec>, namer: &Namer, findings: &mut Found) -> Vec<GameRec> {
     let mut seen: HashMap<(u32, u32, u32), (Outcome, bool)> = HashMap::new();
-    let mut kept = Vec::with_capacity(games.len());
-    for game in games {
+    // Kept in place: the games are not held twice.
+    games.retain(|game| {
         if game.white == NO_PLAYER && game.black == NO_PLAYER {
-            continue;
+            return false;
         }
         if game.outcome == Outcome::Unfinished {
             let message = format!(
@@ -519,9 +555,12 @@ fn kept_games(games: &[GameRec], namer: &Namer, findings: &mut Vec<EventFinding>
                 namer.pairing(game)
             );
             findings.push(namer.finding(Code::EventUnfinished, game, message));
-            continue;
+            return false;
         }
         if game.round == 0 {
+            if !findings.wants(Code::EventRoundMissing) {
+                return true;
+            }
             let message = format!(
                 "{} has no round number: the round figures take it in input order",
                 namer.pairing(game)
@@ -550,17 +589,18 @@ fn kept_games(games: &[GameRec], namer: &Namer, findings: &mut Vec<EventFinding>
                         );
                         findings.push(namer.finding(Code::EventResultConflict, game, message));
                     }
-                    continue;
+                    return false;
                 }
             }
         }
-        kept.push(*game);
-    }
-    kept
+        true
+    });
+    games.shrink_to_fit();
+    games
 }
 
 /// `event.player-twice-in-round`: a player's second (third, ...) game of a round.
-fn twice_in_round(kept: &[GameRec], namer: &Namer, findings: &mut Vec<EventFinding>) {
+fn twice_in_round(kept: &[GameRec], namer: &Namer, findings: &mut Found) {
     let mut seen: HashMap<(u32, u32), u64> = HashMap::new();
     for game in kept.iter().filter(|g| g.round > 0) {
         for player in [game.white, game.black] {
@@ -605,7 +645,7 @@ fn detect_system(players: usize, kept: &[GameRec]) -> System {
 }
 
 /// `event.repeated-pairing`: two players met over the board again in a Swiss.
-fn repeated_pairings(kept: &[GameRec], namer: &Namer, findings: &mut Vec<EventFinding>) {
+fn repeated_pairings(kept: &[GameRec], namer: &Namer, findings: &mut Found) {
     let mut first: HashMap<(u32, u32), u32> = HashMap::new();
     for game in kept {
         if game.forfeit || game.white == NO_PLAYER || game.black == NO_PLAYER {

@@ -5,6 +5,7 @@ use super::System;
 use super::event::{Event, EventBook};
 use super::table::{Options, Standing, standings};
 use super::tiebreak::{TieBreak, default_for};
+use crate::rules::Code;
 
 /// How the events are made and ranked (a command's flags as plain data).
 #[derive(Debug, Clone, Default)]
@@ -29,9 +30,15 @@ pub struct Ranked {
 }
 
 impl Ranking {
-    /// Each event of the book in the order of its first game, ranked one at a time.
-    pub fn rank(&self, book: EventBook) -> impl Iterator<Item = Ranked> {
-        book.events(self.system).map(|event| self.rank_one(event))
+    /// Each event of the book in the order of its first game, ranked one at a time, with
+    /// the findings of the `wanted` codes.
+    pub fn rank(
+        &self,
+        book: EventBook,
+        wanted: impl Fn(Code) -> bool,
+    ) -> impl Iterator<Item = Ranked> {
+        book.events(self.system, wanted)
+            .map(|event| self.rank_one(event))
     }
 
     /// One event ranked.

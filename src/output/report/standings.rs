@@ -47,7 +47,7 @@ impl StandingsSection {
             }
         );
         let ranking = Ranking::default();
-        for ranked in ranking.rank(book).take(SHOWN) {
+        for ranked in ranking.rank(book, |_| false).take(SHOWN) {
             let table = EventTable::of(&ranked, None);
             let lines = heading_lines(&table);
             let mut lines = lines.iter();
