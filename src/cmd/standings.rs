@@ -190,10 +190,10 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     )?;
     let mut figures = RunFigures::default();
     // Every event ranked first (memory: its field, as the book's games), so that the
-    // records' one header has the columns of every event's list.
+    // records' one header has the columns of every event's list; each event's findings
+    // are written as it is ranked, and not kept (only the codes shown are made).
     let level = args.level;
     let wanted = |code: Code| code.severity() >= level.least() && codes.allows(code);
-    // Each event's findings are written as it is ranked, and not kept.
     let mut ranked: Vec<Ranked> = Vec::new();
     for mut event in ranking.rank(book, wanted) {
         let found = std::mem::take(&mut event.event.findings);
@@ -209,12 +209,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let values = value_union(&ranked, ranking.tiebreaks.as_deref());
     let output = Output::create(output_path)?;
-    let mut sink = if sink.format() == Format::Text {
-        Sink::Text(output)
-    } else {
-        let columns = value_columns(&values);
-        Sink::Records(sink.open_typed_records::<StandingRecord, _>(output, &columns)?)
-    };
+    let mut sink = sink.open_typed::<StandingRecord, _>(output, &value_columns(&values))?;
     let mut trf = None;
     for ranked in &ranked {
         let table = EventTable::of(ranked, ranking.options.unrated);

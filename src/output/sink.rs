@@ -109,6 +109,18 @@ impl SinkFormat {
         self.open_typed_records::<R, W>(out, &typed)
     }
 
+    /// As [`SinkFormat::open`], with `extra` columns of any type (`standings`' tie-breaks).
+    pub fn open_typed<R: Record, W: Write + Send>(
+        self,
+        out: W,
+        extra: &[(String, Json)],
+    ) -> anyhow::Result<Sink<W>> {
+        if self.format == Format::Text {
+            return Ok(Sink::Text(out));
+        }
+        Ok(Sink::Records(self.open_typed_records::<R, W>(out, extra)?))
+    }
+
     /// As [`SinkFormat::open_records`], with `extra` columns of any type (`standings`'
     /// tie-breaks, decimals).
     pub fn open_typed_records<R: Record, W: Write + Send>(

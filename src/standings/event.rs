@@ -310,6 +310,11 @@ impl EventBook {
         self.events.is_empty()
     }
 
+    /// Whether the game's event is one of the book's already.
+    pub fn has_event_of(&self, game: &GameTags) -> bool {
+        self.keys.contains_key(&game.key)
+    }
+
     /// Adds one game, in input order.
     pub fn add(&mut self, game: &GameTags) {
         let next = u32::try_from(self.events.len()).unwrap_or(u32::MAX);

@@ -533,3 +533,28 @@ fn the_report_standings_fit_a_phone() {
         "the page is {scroll} px wide in {client} px: {wide}"
     );
 }
+
+/// The report shows the first 20 events and counts the others.
+#[test]
+fn the_report_shows_twenty_events_and_counts_the_rest() {
+    let pgn: String = (1..=25)
+        .map(|i| {
+            format!("[Event \"Cup {i}\"]\n[Round \"1\"]\n[White \"A{i}\"]\n[Black \"B{i}\"]\n[Result \"1-0\"]\n\n1-0\n\n")
+        })
+        .collect();
+    let (dir, file) = temp_file("cups.pgn", pgn.as_bytes());
+    let page = dir.path().join("r.html");
+    let (code, _, stderr) = run_args(&[
+        "report",
+        "-q",
+        file.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let section = html.split("<h2>Standings</h2>").nth(1).unwrap();
+    assert!(section.contains("the first 20 of 25 events"), "{section}");
+    assert!(section.contains("<h3>Cup 20</h3>"));
+    assert!(!section.contains("<h3>Cup 21</h3>"));
+}

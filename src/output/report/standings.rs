@@ -2,14 +2,16 @@
 //! standings` makes them (C.07's default tie-breaks), for the first `SHOWN` events; the
 //! rest are counted. Wide tables scroll sideways on a phone, as the other panels do.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
 
 use crate::output::board::escape_html;
 use crate::output::standings::EventTable;
 use crate::output::standings::text::{crosstable_rows, heading_lines, standings_rows};
 use crate::pgn::RawGame;
 use crate::rules::GameReport;
-use crate::standings::event::{EventBook, EventBy, GameTags};
+use crate::standings::event::{EventBook, EventBy, GameTags, Outcome};
 use crate::standings::ranked::Ranking;
 
 /// Events shown.
@@ -17,22 +19,35 @@ const SHOWN: usize = 20;
 /// Players shown per event (the rest counted): a lichess dump is one event of them all.
 const PLAYERS_SHOWN: usize = 50;
 
-/// The games gathered by event, game by game (about 40 bytes a game).
+/// The games of the first `SHOWN` events, gathered game by game (about 40 bytes a game),
+/// and the number of the others (8 bytes an event: the report's memory does not grow with
+/// the games of events it does not show).
 #[derive(Debug, Default)]
 pub struct StandingsSection {
     book: EventBook,
+    others: HashSet<u64>,
 }
 
 impl StandingsSection {
     pub fn add(&mut self, raw: &RawGame, report: &GameReport) {
-        self.book
-            .add(&GameTags::read(raw, &report.tags, &EventBy::Default));
+        let game = GameTags::read(raw, &report.tags, &EventBy::Default);
+        // A game without a result counts for no one (`event.unfinished`).
+        if game.outcome == Outcome::Unfinished {
+            return;
+        }
+        if self.book.len() < SHOWN || self.book.has_event_of(&game) {
+            self.book.add(&game);
+        } else {
+            let mut hasher = std::hash::DefaultHasher::new();
+            game.key.hash(&mut hasher);
+            self.others.insert(hasher.finish());
+        }
     }
 
     /// The section; nothing when no game was read.
     pub fn render(&mut self, html: &mut String) {
         let book = std::mem::take(&mut self.book);
-        let events = book.len();
+        let events = book.len() + self.others.len();
         if events == 0 {
             return;
         }
