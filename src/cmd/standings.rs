@@ -141,6 +141,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     )?;
     let sink = SinkFormat::new(args.format, run.ctx.data_on_terminal, run.ctx.threads)?;
     let codes = args.codes.filter()?;
+    if args.event_by.iter().any(|t| t.trim().is_empty()) {
+        anyhow::bail!(
+            "--event-by: a tag name is empty (names are separated by single commas: --event-by Event,Section)"
+        );
+    }
     let by = if args.event_by.is_empty() {
         EventBy::Default
     } else {

@@ -264,6 +264,12 @@ fn usage_errors_name_what_is_wrong() {
     let (code, _, stderr) = standings(&[&rr, "--system", "knockout"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("knockout"), "{stderr}");
+    let (code, _, stderr) = standings(&[&rr, "--event-by", "Event,,Site"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--event-by: a tag name is empty"),
+        "{stderr}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let trf = dir.path().join("two.trf");
     let (code, _, stderr) = standings(&[&rr, &data("swiss.pgn"), "--trf", trf.to_str().unwrap()]);
