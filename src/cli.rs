@@ -46,6 +46,7 @@ pub enum Command {
     Perft(cmd::perft::Args),
     Report(cmd::report::Args),
     Select(cmd::select::Args),
+    Standings(cmd::standings::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }

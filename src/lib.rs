@@ -40,6 +40,7 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Perft(args) => cmd::perft::run(args, global),
         Command::Report(args) => cmd::report::run(args, global),
         Command::Select(args) => cmd::select::run(args, global),
+        Command::Standings(args) => cmd::standings::run(args, global),
         Command::Completions(args) => cmd::completions::run(args, global, Cli::command()),
         Command::Man(args) => cmd::man::run(args, global, Cli::command()),
     };

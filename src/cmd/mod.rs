@@ -14,5 +14,6 @@ pub mod positions;
 pub mod report;
 pub mod run;
 pub mod select;
+pub mod standings;
 pub mod stats;
 pub mod validate;

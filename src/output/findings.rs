@@ -12,8 +12,35 @@ use crate::terminal::visible;
 /// One finding with its game's identity: the record of the jsonl and csv formats, with
 /// SPEC.md's keys in SPEC.md's order.
 pub struct FindingRecord<'a> {
-    game: &'a GameReport,
+    game: &'a GameAt<'a>,
     finding: &'a Finding,
+}
+
+/// The game a finding is about, as the writers name it: a replayed game's report, or a
+/// game `standings` kept a few facts of (its `event.*` findings).
+#[derive(Debug, Clone, Copy)]
+pub struct GameAt<'a> {
+    pub file: &'a str,
+    pub index: u64,
+    pub line: u64,
+    pub white: &'a str,
+    pub black: &'a str,
+    pub event: &'a str,
+    pub round: &'a str,
+}
+
+impl<'a> GameAt<'a> {
+    pub fn of(report: &'a GameReport) -> GameAt<'a> {
+        GameAt {
+            file: &report.file,
+            index: report.index,
+            line: report.line,
+            white: report.tags.value("White"),
+            black: report.tags.value("Black"),
+            event: report.tags.value("Event"),
+            round: report.tags.value("Round"),
+        }
+    }
 }
 
 impl Record for FindingRecord<'_> {
@@ -36,11 +63,11 @@ impl Record for FindingRecord<'_> {
 
     fn cells(&self, cells: &mut Cells) {
         let (game, finding) = (self.game, self.finding);
-        cells.text(&game.file);
+        cells.text(game.file);
         cells.number(game.index);
         cells.number(game.line);
-        cells.text(game.tags.value("White"));
-        cells.text(game.tags.value("Black"));
+        cells.text(game.white);
+        cells.text(game.black);
         cells.number(finding.ply);
         cells.text(&finding.move_text);
         cells.text(&finding.san);
@@ -155,6 +182,11 @@ impl<W: Write + Send> FindingWriter<W> {
 
     /// Writes one finding of one game.
     pub fn write(&mut self, game: &GameReport, finding: &Finding) -> anyhow::Result<()> {
+        self.write_at(&GameAt::of(game), finding)
+    }
+
+    /// Writes one finding about the game `game` names.
+    pub fn write_at(&mut self, game: &GameAt, finding: &Finding) -> anyhow::Result<()> {
         self.written += 1;
         match &mut self.sink {
             Sink::Records(records) => records.write(&FindingRecord { game, finding })?,
@@ -200,7 +232,7 @@ pub fn severity_colour(severity: Severity, color: bool) -> (&'static str, &'stat
 /// characters written visibly (a file may hold anything; a terminal obeys it).
 fn write_text<W: Write>(
     out: &mut W,
-    game: &GameReport,
+    game: &GameAt,
     finding: &Finding,
     color: bool,
 ) -> std::io::Result<()> {
@@ -209,7 +241,7 @@ fn write_text<W: Write>(
     write!(
         out,
         "{}:{}: game {}",
-        visible(&game.file),
+        visible(game.file),
         finding.move_line,
         game.index
     )?;
@@ -232,20 +264,19 @@ fn write_text<W: Write>(
 /// The indented lines under a finding: who played, where, and what the code means.
 fn write_context<W: Write>(
     out: &mut W,
-    game: &GameReport,
+    game: &GameAt,
     finding: &Finding,
     why: bool,
     color: bool,
 ) -> std::io::Result<()> {
-    let tags = &game.tags;
     let (dim, off) = if color { (DIM, RESET) } else { ("", "") };
     writeln!(
         out,
         "    {dim}game:{off} {} \u{2013} {}, {}, round {}",
-        visible(or_unknown(tags.value("White"))),
-        visible(or_unknown(tags.value("Black"))),
-        visible(or_unknown(tags.value("Event"))),
-        visible(or_unknown(tags.value("Round"))),
+        visible(or_unknown(game.white)),
+        visible(or_unknown(game.black)),
+        visible(or_unknown(game.event)),
+        visible(or_unknown(game.round)),
     )?;
     if why {
         writeln!(out, "    {dim}why:{off}  {}", finding.code.explanation())?;

@@ -10,6 +10,7 @@ pub mod records;
 pub mod report;
 pub mod sink;
 pub mod split_files;
+pub mod standings;
 pub mod summary;
 pub mod summary_csv;
 

@@ -15,8 +15,9 @@ use crate::record::{Cells, Json, Record};
 pub struct RecordWriter<W: Write + Send> {
     out: Destination<W>,
     format: Format,
-    /// Columns named at run time after the record type's own (`stats --tags`): strings.
-    extra: Vec<String>,
+    /// Columns named at run time after the record type's own: strings (`stats --tags`),
+    /// or typed (`standings`' tie-breaks).
+    extra: Vec<(String, Json)>,
 }
 
 /// Text records go straight to the destination; Parquet ones are gathered in row groups.
@@ -33,7 +34,7 @@ impl<W: Write + Send> RecordWriter<W> {
     pub(super) fn new<R: Record>(
         mut out: W,
         format: Format,
-        extra: &[String],
+        extra: &[(String, Json)],
     ) -> anyhow::Result<RecordWriter<W>> {
         let out = match format {
             Format::Text => anyhow::bail!(NOT_A_RECORD_FORMAT),
@@ -44,7 +45,7 @@ impl<W: Write + Send> RecordWriter<W> {
             Format::Jsonl => Destination::Text(out),
             Format::Parquet => Destination::Parquet(Box::new(ParquetTable::new(
                 out,
-                columns::<R>(extra),
+                columns::<R>(extra.iter().map(|(name, json)| (name.as_str(), *json))),
                 R::EMPTY_STRING_IS_NULL,
             )?)),
         };
@@ -64,7 +65,9 @@ impl<W: Write + Send> RecordWriter<W> {
     }
 
     pub fn write<R: Record>(&mut self, record: &R) -> anyhow::Result<()> {
-        let bytes = encode(record, self.format, &self.extra)?;
+        let extra = self.extra.iter().map(|(name, json)| (name.as_str(), *json));
+        let bytes = encode_typed::<R>(|cells| record.cells(cells), self.format, extra)
+            .map_err(|()| anyhow::anyhow!(NOT_A_RECORD_FORMAT))?;
         self.write_encoded(&bytes)
     }
 
@@ -90,12 +93,19 @@ impl<W: Write + Send> RecordWriter<W> {
 /// A command's text is its own: a record has none (its `--format` does not offer text).
 const NOT_A_RECORD_FORMAT: &str = "--format text writes no records";
 
-/// The columns of a record type, then the `extra` string columns: names and JSON types.
-fn columns<R: Record>(extra: &[String]) -> impl Iterator<Item = (&str, Json)> {
+/// The columns of a record type, then the `extra` columns: names and JSON types.
+fn columns<'e, R: Record>(
+    extra: impl Iterator<Item = (&'e str, Json)>,
+) -> impl Iterator<Item = (&'e str, Json)> {
     R::COLUMNS
         .iter()
         .map(|column| (column.name, column.json))
-        .chain(extra.iter().map(|name| (name.as_str(), Json::String)))
+        .chain(extra)
+}
+
+/// `extra` string columns (`stats --tags`) as typed ones.
+fn strings(extra: &[String]) -> impl Iterator<Item = (&str, Json)> {
+    extra.iter().map(|name| (name.as_str(), Json::String))
 }
 
 /// A record's cells for Parquet, as `encode` hands them from a worker: the number of
@@ -146,6 +156,16 @@ pub fn encode_with<R: Record>(
     format: Format,
     extra: &[String],
 ) -> anyhow::Result<Vec<u8>> {
+    encode_typed::<R>(fill, format, strings(extra))
+        .map_err(|()| anyhow::anyhow!(NOT_A_RECORD_FORMAT))
+}
+
+/// As [`encode_with`], with typed `extra` columns; `Err` for the text format.
+fn encode_typed<'e, R: Record>(
+    fill: impl FnOnce(&mut Cells),
+    format: Format,
+    extra: impl Iterator<Item = (&'e str, Json)>,
+) -> Result<Vec<u8>, ()> {
     thread_local! {
         static CELLS: RefCell<Cells> = RefCell::new(Cells::default());
     }
@@ -153,7 +173,7 @@ pub fn encode_with<R: Record>(
         cells.clear();
         fill(cells);
         Ok(match format {
-            Format::Text => anyhow::bail!(NOT_A_RECORD_FORMAT),
+            Format::Text => return Err(()),
             Format::Csv => {
                 let mut row = Vec::with_capacity(cells.joined().len() + 1);
                 csv_row(cells, &mut row);
@@ -166,12 +186,12 @@ pub fn encode_with<R: Record>(
 }
 
 /// The CSV header of a record type, with its line end.
-fn csv_header<R: Record>(extra: &[String]) -> Vec<u8> {
+fn csv_header<R: Record>(extra: &[(String, Json)]) -> Vec<u8> {
     let mut names = Cells::default();
     for column in R::COLUMNS {
         names.text(column.name);
     }
-    for name in extra {
+    for (name, _) in extra {
         names.text(name);
     }
     let mut header = Vec::new();
@@ -215,7 +235,10 @@ fn quote(cell: &[u8], out: &mut Vec<u8>) {
 }
 
 /// `{"name":cell,...}` and a newline, each cell typed by its column.
-fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
+fn json_line<'e, R: Record>(
+    cells: &Cells,
+    extra: impl Iterator<Item = (&'e str, Json)>,
+) -> Vec<u8> {
     let mut line = Vec::with_capacity(cells.text.len() + 16 * R::COLUMNS.len());
     line.push(b'{');
     for (i, ((name, json), cell)) in columns::<R>(extra).zip(cells.iter()).enumerate() {

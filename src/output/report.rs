@@ -18,11 +18,13 @@ use crate::terminal::thousands;
 mod accuracy;
 mod cards;
 mod openings;
+mod standings;
 mod table;
 
 use accuracy::TimeAndAccuracy;
 use cards::ErrorBoard;
 use openings::OpeningScores;
+use standings::StandingsSection;
 use table::{FindingRow, FindingTable};
 
 /// The figures of a run, gathered game by game in input order: the same `Summary` that
@@ -43,6 +45,7 @@ pub struct ReportBuilder {
     table: FindingTable,
     openings: OpeningScores,
     time_and_accuracy: TimeAndAccuracy,
+    standings: StandingsSection,
 }
 
 /// Where the page came from, for its header.
@@ -76,6 +79,7 @@ impl ReportBuilder {
         self.summary.add_game(report);
         self.openings.add(report);
         self.time_and_accuracy.add(report);
+        self.standings.add(raw, report);
         // Errors of the codes `--select`/`--ignore` leave out count as none, as in
         // `validate`'s exit status.
         if report
@@ -186,6 +190,7 @@ impl ReportBuilder {
         // show writes nothing.
         self.openings.render(&mut html);
         self.time_and_accuracy.render(&mut html);
+        self.standings.render(&mut html);
         self.render_findings(&mut html);
         out.write_all(html.as_bytes())?;
         self.table
@@ -502,6 +507,9 @@ td code { white-space: nowrap; }
 .empty { color: var(--dim); } .more { font-weight: 600; }
 .panel h3 { font-size: 15px; margin: 14px 0 4px; }
 .sides { width: auto; min-width: min(420px, 100%); } .sides th { font-weight: 500; } .sides td { white-space: nowrap; }
+.ranking, .crosstable { width: auto; font-size: 13px; }
+.crosstable td, .crosstable th { padding: 2px 5px; white-space: nowrap; }
+.crosstable td:nth-child(2) { white-space: normal; overflow-wrap: anywhere; min-width: 5em; }
 @media (max-width: 600px) {
   header { padding: 14px 16px; } header h1 { font-size: 20px; }
   main { padding: 14px 12px; }
@@ -522,5 +530,8 @@ td code { white-space: nowrap; }
   /* Narrow cells and names that may break anywhere: the table fits a 390 px phone. */
   .openings th, .openings td { padding: 3px 4px; }
   .openings td { white-space: normal; } .openings td:nth-child(2) { overflow-wrap: anywhere; }
+  /* Standings: narrow cells, names that may break anywhere; a long crosstable scrolls. */
+  .ranking th, .ranking td { padding: 3px 4px; } .ranking td:nth-child(2) { overflow-wrap: anywhere; }
+  .crosstable td, .crosstable th { padding: 2px 3px; font-size: 12px; }
 }
 ";

@@ -7,7 +7,7 @@ use std::fmt;
 use std::io::Write;
 
 use super::records::RecordWriter;
-use crate::record::Record;
+use crate::record::{Json, Record};
 
 /// `--format`: a command's text form, or one of the record formats. Each command takes
 /// the values its flag lists (`cmd::args::format_values`, `cmd::args::FormatList`).
@@ -101,6 +101,32 @@ impl SinkFormat {
         self,
         out: W,
         extra: &[String],
+    ) -> anyhow::Result<RecordWriter<W>> {
+        let typed: Vec<(String, Json)> = extra
+            .iter()
+            .map(|name| (name.clone(), Json::String))
+            .collect();
+        self.open_typed_records::<R, W>(out, &typed)
+    }
+
+    /// As [`SinkFormat::open`], with `extra` columns of any type (`standings`' tie-breaks).
+    pub fn open_typed<R: Record, W: Write + Send>(
+        self,
+        out: W,
+        extra: &[(String, Json)],
+    ) -> anyhow::Result<Sink<W>> {
+        if self.format == Format::Text {
+            return Ok(Sink::Text(out));
+        }
+        Ok(Sink::Records(self.open_typed_records::<R, W>(out, extra)?))
+    }
+
+    /// As [`SinkFormat::open_records`], with `extra` columns of any type (`standings`'
+    /// tie-breaks, decimals).
+    pub fn open_typed_records<R: Record, W: Write + Send>(
+        self,
+        out: W,
+        extra: &[(String, Json)],
     ) -> anyhow::Result<RecordWriter<W>> {
         let mut records = RecordWriter::new::<R>(out, self.format, extra)?;
         if self.encode_ahead {

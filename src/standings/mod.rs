@@ -7,8 +7,10 @@
 //! hundredths, so that every value is exact and compares exactly.
 
 pub mod direct;
+pub mod event;
 pub mod opponents;
 pub mod own;
+pub mod ranked;
 pub mod rating;
 pub mod table;
 pub mod tiebreak;

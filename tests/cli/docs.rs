@@ -96,6 +96,7 @@ const COMMANDS: &[&str] = &[
     "convert",
     "perft",
     "report",
+    "standings",
     "completions",
     "man",
 ];

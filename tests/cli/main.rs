@@ -46,6 +46,7 @@ mod repetition;
 mod report;
 mod robustness;
 mod select;
+mod standings;
 mod stats;
 mod termination;
 mod validate;

@@ -576,7 +576,7 @@ fn chromium() -> std::path::PathBuf {
 /// least 500 px wide, so the page is loaded into a 390 px frame of a wrapper page (as
 /// `srcdoc`, of the wrapper's origin, so the wrapper's script may measure it) and the
 /// script writes the figures into the DOM that `--dump-dom` prints.
-fn layout_at_390(page: &std::path::Path) -> (u32, u32, String) {
+pub fn layout_at_390(page: &std::path::Path) -> (u32, u32, String) {
     let html = std::fs::read_to_string(page).unwrap();
     let srcdoc = html.replace('&', "&amp;").replace('"', "&quot;");
     let wrapper = format!(

@@ -141,6 +141,18 @@ codes! {
         "The [FEN] position is legal but could hardly arise in a game (see pgnkit check-fen).";
     CommentBadAnnotation => "comment.bad-annotation", Info,
         "A [%clk H:MM:SS] or [%eval X] command in a comment cannot be read; stats passes over it.";
+    EventPlayerTwiceInRound => "event.player-twice-in-round", Error,
+        "A player has two games in the same round of one event (pgnkit standings): a round number is wrong, or two events share their tags; both games count.";
+    EventResultConflict => "event.result-conflict", Error,
+        "The same two players, round and colours are recorded twice with different results (pgnkit standings); the later record is left out.";
+    EventDuplicateGame => "event.duplicate-game", Warning,
+        "The same game (players, round, colours and result) is recorded twice in one event (pgnkit standings); it is counted once.";
+    EventRepeatedPairing => "event.repeated-pairing", Warning,
+        "Two players met more than once over the board in a Swiss event (pgnkit standings), which the pairing rules forbid (C.04.1): a round or a name is likely wrong.";
+    EventUnfinished => "event.unfinished", Warning,
+        "A game of the event has no result (`*`): pgnkit standings leaves it out.";
+    EventRoundMissing => "event.round-missing", Info,
+        "A game of the event has no round number (the Round tag's first part is not a positive integer): pgnkit standings takes it in input order, after the numbered rounds.";
 }
 
 impl fmt::Display for Code {
