@@ -435,11 +435,11 @@ fn trf_fields_stand_in_their_columns() {
     assert_eq!(&p5[48..52], "1750");
     assert_eq!(&p5[80..84], " 2.5");
     assert_eq!(&p5[85..89], "   1");
-    assert_eq!(&p5[91..], "   0 - U     2 b +     1 w =");
+    assert_eq!(&p5[91..], "0000 - U     2 b +     1 w =");
     let p6 = text.lines().find(|l| l.starts_with("001    6")).unwrap();
-    assert_eq!(&p6[91..], "   0 - Z     4 b =     2 w 1");
+    assert_eq!(&p6[91..], "0000 - Z     4 b =     2 w 1");
     let p3 = text.lines().find(|l| l.starts_with("001    3")).unwrap();
-    assert_eq!(&p3[91..], "   4 w =     1 b 0     0 - H");
+    assert_eq!(&p3[91..], "   4 w =     1 b 0  0000 - H");
     // Title and FIDE number in theirs.
     standings(&[&data("players.pgn"), "--trf", trf.to_str().unwrap()]);
     let text = std::fs::read_to_string(&trf).unwrap();

@@ -145,7 +145,12 @@ fn player_line(table: &EventTable, start: &[usize], number: usize, player: Playe
             ),
             Some((Play::Absent, _)) | None => (0, '-', 'Z'),
         };
-        let _ = write!(line, "  {opponent:>4} {colour} {result}");
+        // No opponent (a bye, an absence) is `0000`, as FIDE's own example file writes it.
+        if opponent == 0 {
+            let _ = write!(line, "  0000 {colour} {result}");
+        } else {
+            let _ = write!(line, "  {opponent:>4} {colour} {result}");
+        }
     }
     line
 }
