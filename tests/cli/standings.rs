@@ -453,18 +453,7 @@ fn trf_fields_stand_in_their_columns() {
 
 #[test]
 fn the_report_has_a_standings_section_per_event() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("r.html");
-    let (code, _, stderr) = run_args(&[
-        "report",
-        "-q",
-        &data("round_robin.pgn"),
-        &data("swiss.pgn"),
-        "-o",
-        page.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let html = std::fs::read_to_string(&page).unwrap();
+    let (html, _dir) = report_of(&[&data("round_robin.pgn"), &data("swiss.pgn")]);
     assert!(html.contains("<h2>Standings</h2>"), "{html}");
     let section = html.split("<h2>Standings</h2>").nth(1).unwrap();
     assert!(section.contains("Club Round Robin"));
@@ -533,19 +522,13 @@ fn every_hand_worked_event_matches() {
 /// The standings section of the report fits a 390 px phone (the report's layout check).
 #[test]
 fn the_report_standings_fit_a_phone() {
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("r.html");
-    let (code, _, stderr) = run_args(&[
-        "report",
-        "-q",
-        &data("round_robin.pgn"),
-        &data("swiss.pgn"),
-        &data("players.pgn"),
-        "-o",
-        page.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let (scroll, client, wide) = crate::report::layout_at_390(&page);
+    let inputs = [
+        data("round_robin.pgn"),
+        data("swiss.pgn"),
+        data("players.pgn"),
+    ];
+    let (_, dir) = report_of(&inputs.iter().map(String::as_str).collect::<Vec<_>>());
+    let (scroll, client, wide) = crate::report::layout_at_390(&dir.path().join("r.html"));
     assert!(
         scroll <= client && wide.is_empty(),
         "the page is {scroll} px wide in {client} px: {wide}"
@@ -560,19 +543,23 @@ fn the_report_shows_twenty_events_and_counts_the_rest() {
             format!("[Event \"Cup {i}\"]\n[Round \"1\"]\n[White \"A{i}\"]\n[Black \"B{i}\"]\n[Result \"1-0\"]\n\n1-0\n\n")
         })
         .collect();
-    let (dir, file) = temp_file("cups.pgn", pgn.as_bytes());
-    let page = dir.path().join("r.html");
-    let (code, _, stderr) = run_args(&[
-        "report",
-        "-q",
-        file.to_str().unwrap(),
-        "-o",
-        page.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let html = std::fs::read_to_string(&page).unwrap();
+    let (_input_dir, file) = temp_file("cups.pgn", pgn.as_bytes());
+    let (html, _dir) = report_of(&[file.to_str().unwrap()]);
     let section = html.split("<h2>Standings</h2>").nth(1).unwrap();
     assert!(section.contains("the first 20 of 25 events"), "{section}");
     assert!(section.contains("<h3>Cup 20</h3>"));
     assert!(!section.contains("<h3>Cup 21</h3>"));
+}
+
+/// The report of `inputs`, written to `r.html` in the folder returned (kept while it
+/// lives), and its text; the run must end with exit 0.
+fn report_of(inputs: &[&str]) -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("r.html");
+    let mut args = vec!["report", "-q"];
+    args.extend_from_slice(inputs);
+    args.extend_from_slice(&["-o", page.to_str().unwrap()]);
+    let (code, _, stderr) = run_args(&args);
+    assert_eq!(code, 0, "{stderr}");
+    (std::fs::read_to_string(&page).unwrap(), dir)
 }
