@@ -9,7 +9,7 @@ use std::io::Write;
 
 use super::parquet::ParquetTable;
 use super::sink::Format;
-use crate::record::{Cells, Json, Record};
+use crate::record::{Cells, Json, Record, Typed};
 
 /// Writes records of one type in one format.
 pub struct RecordWriter<W: Write + Send> {
@@ -64,15 +64,16 @@ impl<W: Write + Send> RecordWriter<W> {
     }
 
     pub fn write<R: Record>(&mut self, record: &R) -> anyhow::Result<()> {
-        let bytes = encode(record, self.format, &self.extra)?;
-        self.write_encoded(&bytes)
+        let encoded = encode(record, self.format, &self.extra)?;
+        self.write_encoded(&encoded)
     }
 
-    /// Writes a record `encode` made (on a worker thread).
-    pub fn write_encoded(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
-        match &mut self.out {
-            Destination::Text(out) => out.write_all(bytes)?,
-            Destination::Parquet(table) => table.push_row(decode_cells(bytes))?,
+    /// Writes the records `encode` or `encode_rows` made (on a worker thread).
+    pub fn write_encoded(&mut self, encoded: &Encoded) -> anyhow::Result<()> {
+        match (&mut self.out, encoded) {
+            (Destination::Text(out), Encoded::Text(bytes)) => out.write_all(bytes)?,
+            (Destination::Parquet(table), Encoded::Typed(typed)) => table.push_rows(typed)?,
+            _ => anyhow::bail!("records encoded for another format"),
         }
         Ok(())
     }
@@ -98,70 +99,94 @@ fn columns<R: Record>(extra: &[String]) -> impl Iterator<Item = (&str, Json)> {
         .chain(extra.iter().map(|name| (name.as_str(), Json::String)))
 }
 
-/// A record's cells for Parquet, as `encode` hands them from a worker: the number of
-/// cells, where each ends (4 bytes each, little-endian), then their text in one piece.
-fn encode_cells(cells: &Cells) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(4 + 4 * cells.ends.len() + cells.text.len());
-    let count = u32::try_from(cells.ends.len()).unwrap_or(u32::MAX);
-    bytes.extend_from_slice(&count.to_le_bytes());
-    for &end in &cells.ends {
-        let end = u32::try_from(end).unwrap_or(u32::MAX);
-        bytes.extend_from_slice(&end.to_le_bytes());
+/// Records encoded on a worker: the bytes of CSV or JSON lines, or Parquet's typed cells,
+/// row after row.
+#[derive(Debug)]
+pub enum Encoded {
+    Text(Vec<u8>),
+    Typed(Typed),
+}
+
+impl Encoded {
+    /// The bytes of CSV or JSON lines (none for Parquet's cells).
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Encoded::Text(bytes) => Some(bytes),
+            Encoded::Typed(_) => None,
+        }
     }
-    bytes.extend_from_slice(cells.text.as_bytes());
-    bytes
 }
 
-/// The cells `encode_cells` wrote (a cell past the text reads as empty): text that was a
-/// `str`, handed on as bytes. The text is the cells joined by commas (`Cells`), so each
-/// cell but the first starts one byte after the end before it.
-fn decode_cells(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let (count, rest) = match bytes.split_first_chunk::<4>() {
-        Some((count, rest)) => (u32::from_le_bytes(*count) as usize, rest),
-        None => (0, bytes),
-    };
-    let (ends, text) = rest.split_at_checked(4 * count).unwrap_or((&[], &[]));
-    let mut start = 0;
-    ends.chunks_exact(4).map(move |end| {
-        let end = end
-            .first_chunk::<4>()
-            .map_or(0, |end| u32::from_le_bytes(*end) as usize);
-        let cell = text.get(start..end).unwrap_or_default();
-        start = end + 1;
-        cell
-    })
+/// One record in `format`, with its line end (`extra`: as `RecordWriter::new` takes them;
+/// Parquet: the typed cells, for [`RecordWriter::write_encoded`] to gather).
+pub fn encode<R: Record>(record: &R, format: Format, extra: &[String]) -> anyhow::Result<Encoded> {
+    encode_rows(std::iter::once(record), format, extra)
 }
 
-/// One record in `format`, with its line end (`extra`: as `RecordWriter::new` takes them; Parquet:
-/// the cells, for [`RecordWriter::write_encoded`] to gather). Each thread keeps its cells'
-/// buffers, so a record costs one allocation (the bytes returned).
-pub fn encode<R: Record>(record: &R, format: Format, extra: &[String]) -> anyhow::Result<Vec<u8>> {
-    encode_with::<R>(|cells| record.cells(cells), format, extra)
+/// As [`encode`], for the records one game gives, in one piece. Each thread keeps its
+/// text cells' buffer, so the records cost one allocation (two for Parquet).
+pub fn encode_rows<R: Record>(
+    records: impl IntoIterator<Item = R>,
+    format: Format,
+    extra: &[String],
+) -> anyhow::Result<Encoded> {
+    let records = records.into_iter();
+    if format == Format::Parquet {
+        let mut typed = Typed::default();
+        let width = R::COLUMNS.len() + extra.len();
+        typed.values.reserve(records.size_hint().0 * width);
+        for record in records {
+            record.cells(&mut typed);
+        }
+        return Ok(Encoded::Typed(typed));
+    }
+    let mut out = Vec::new();
+    for record in records {
+        encode_text::<R>(|cells| record.cells(cells), format, extra, &mut out)?;
+    }
+    Ok(Encoded::Text(out))
 }
 
 /// As [`encode`], with the cells of an `R` that `fill` writes (from cells made earlier,
-/// not made again).
+/// not made again; Parquet parses them by their columns' types).
 pub fn encode_with<R: Record>(
     fill: impl FnOnce(&mut Cells),
     format: Format,
     extra: &[String],
-) -> anyhow::Result<Vec<u8>> {
+) -> anyhow::Result<Encoded> {
+    if format == Format::Parquet {
+        let mut cells = Cells::default();
+        fill(&mut cells);
+        return Ok(Encoded::Typed(Typed::of_text(&cells)));
+    }
+    let mut out = Vec::new();
+    encode_text::<R>(fill, format, extra, &mut out)?;
+    Ok(Encoded::Text(out))
+}
+
+/// Appends one record as CSV or JSON lines to `out`, its cells written by `fill` into
+/// the thread's buffer.
+fn encode_text<R: Record>(
+    fill: impl FnOnce(&mut Cells),
+    format: Format,
+    extra: &[String],
+    out: &mut Vec<u8>,
+) -> anyhow::Result<()> {
     thread_local! {
         static CELLS: RefCell<Cells> = RefCell::new(Cells::default());
     }
     CELLS.with_borrow_mut(|cells| {
         cells.clear();
         fill(cells);
-        Ok(match format {
-            Format::Text => anyhow::bail!(NOT_A_RECORD_FORMAT),
+        match format {
+            Format::Text | Format::Parquet => anyhow::bail!(NOT_A_RECORD_FORMAT),
             Format::Csv => {
-                let mut row = Vec::with_capacity(cells.joined().len() + 1);
-                csv_row(cells, &mut row);
-                row
+                out.reserve(cells.joined().len() + 1);
+                csv_row(cells, out);
             }
-            Format::Jsonl => json_line::<R>(cells, extra),
-            Format::Parquet => encode_cells(cells),
-        })
+            Format::Jsonl => json_line::<R>(cells, extra, out),
+        }
+        Ok(())
     })
 }
 
@@ -215,20 +240,20 @@ fn quote(cell: &[u8], out: &mut Vec<u8>) {
 }
 
 /// `{"name":cell,...}` and a newline, each cell typed by its column.
-fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
-    let mut line = Vec::with_capacity(cells.text.len() + 16 * R::COLUMNS.len());
+fn json_line<R: Record>(cells: &Cells, extra: &[String], line: &mut Vec<u8>) {
+    line.reserve(cells.text.len() + 16 * R::COLUMNS.len());
     line.push(b'{');
     for (i, ((name, json), cell)) in columns::<R>(extra).zip(cells.iter()).enumerate() {
         if i > 0 {
             line.push(b',');
         }
-        json_string(&mut line, name);
+        json_string(line, name);
         line.push(b':');
         match json {
             Json::String if cell.is_empty() && R::EMPTY_STRING_IS_NULL => {
                 line.extend_from_slice(b"null")
             }
-            Json::String => json_string(&mut line, cell),
+            Json::String => json_string(line, cell),
             Json::Number | Json::Unsigned | Json::Decimal | Json::Bool | Json::List(_)
                 if cell.is_empty() =>
             {
@@ -240,7 +265,6 @@ fn json_line<R: Record>(cells: &Cells, extra: &[String]) -> Vec<u8> {
         }
     }
     line.extend_from_slice(b"}\n");
-    line
 }
 
 /// The JSON array of `cells` as elements of type `json` (empty cells are `null`, empty
@@ -275,25 +299,6 @@ fn json_string(out: &mut Vec<u8>, text: &str) {
     let _ = serde_json::to_writer(&mut *out, text);
 }
 
-#[cfg(test)]
-mod parquet_cells {
-    use super::{decode_cells, encode_cells};
-    use crate::record::Cells;
-
-    #[test]
-    fn cells_handed_on_for_parquet_read_back_as_written() {
-        let mut cells = Cells::default();
-        cells.text("a.pgn");
-        cells.number(12u32);
-        cells.optional(None::<u32>);
-        cells.text("Zoé");
-        let bytes = encode_cells(&cells);
-        let back: Vec<&[u8]> = decode_cells(&bytes).collect();
-        assert_eq!(back, [&b"a.pgn"[..], b"12", b"", "Zoé".as_bytes()]);
-        assert_eq!(decode_cells(bytes.get(..3).unwrap_or_default()).count(), 0);
-    }
-}
-
 /// The stats columns as this writer writes them.
 #[cfg(test)]
 mod stats_columns {
@@ -313,9 +318,10 @@ mod stats_columns {
         let mut splitter = Splitter::new(pgn, "-".into(), Limits::default());
         let raw = splitter.next_game().unwrap().unwrap();
         let report = replay(&raw, &ReplayOptions::default(), &mut ());
-        let line = encode(&StatsRow::new(&report, &[]), Format::Jsonl, &[]).unwrap();
+        let encoded = encode(&StatsRow::new(&report, &[]), Format::Jsonl, &[]).unwrap();
+        let line = encoded.as_bytes().unwrap();
         let object: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_slice(&line).unwrap();
+            serde_json::from_slice(line).unwrap();
         let columns = <StatsRow as Record>::COLUMNS;
         assert_eq!(object.len(), columns.len());
     }
