@@ -17,7 +17,7 @@ use bytes::Bytes;
 use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::writer::{ColumnCloseResult, ColumnWriter, get_column_writer};
 use parquet::data_type::ByteArray;
-use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
@@ -683,6 +683,17 @@ impl<W: Write + Send> ParquetTable<W> {
             // Level 1: the cheapest zstd (BENCHMARKS.md "Parquet").
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
             .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
+        // A string column's min and max (SAN, UCI, names) prune no query worth it, and
+        // comparing every value for them cost a tenth of `moves --format parquet`: none.
+        for &(name, json) in &columns {
+            let path = match json {
+                Json::String => vec![name.to_string()],
+                Json::List(Json::String) => vec![name.into(), "list".into(), "element".into()],
+                _ => continue,
+            };
+            properties = properties
+                .set_column_statistics_enabled(ColumnPath::new(path), EnabledStatistics::None);
+        }
         // Position keys hardly repeat: a dictionary of them is work for nothing.
         for &(name, json) in &columns {
             let path = match json {
@@ -867,6 +878,17 @@ mod tests {
                 "{rows} rows"
             );
         }
+    }
+
+    /// Numbers keep their min and max, for readers' pruning; strings have none.
+    #[test]
+    fn statistics_for_numbers_only() {
+        let file = SerializedFileReader::new(bytes::Bytes::from(table(10, false, false))).unwrap();
+        let group = file.metadata().row_group(0);
+        let kept: Vec<bool> = (0..group.num_columns())
+            .map(|i| group.column(i).statistics().is_some())
+            .collect();
+        assert_eq!(kept, [false, true, true, true, true, true]);
     }
 
     /// A row of another width is refused, not shifted into the next row's columns.
