@@ -84,18 +84,47 @@ impl Encoding {
         columns
             .into_iter()
             .zip(&self.columns)
-            .map(|(mut column, descr)| {
-                let mut sink = TrackedWrite::new(Vec::new());
-                let close = {
-                    let pages = Box::new(SerializedPageWriter::new(&mut sink));
-                    let mut writer =
-                        get_column_writer(descr.clone(), self.properties.clone(), pages);
-                    column.write_into(&mut writer)?;
-                    writer.close()?
-                };
-                Ok((Bytes::from(sink.into_inner()?), close))
+            .map(|(mut column, descr)| self.encode_column(&mut column, descr))
+            .collect()
+    }
+
+    /// As `encode`, the cells' buffers emptied and kept, for the next group to be
+    /// gathered in (in line: one group's buffers in all, none made again).
+    fn encode_in_place(&self, columns: &mut [Gathered]) -> anyhow::Result<EncodedGroup> {
+        if columns.len() != self.columns.len() {
+            anyhow::bail!(
+                "{} record columns for {} Parquet columns",
+                columns.len(),
+                self.columns.len()
+            );
+        }
+        columns
+            .iter_mut()
+            .zip(&self.columns)
+            .map(|(column, descr)| {
+                let text = column.text_len();
+                let encoded = self.encode_column(column, descr)?;
+                // The text went to the writer: room for as much again.
+                column.reserve_text(text);
+                Ok(encoded)
             })
             .collect()
+    }
+
+    /// One column's cells as a column chunk in memory; the cells are emptied.
+    fn encode_column(
+        &self,
+        column: &mut Gathered,
+        descr: &ColumnDescPtr,
+    ) -> anyhow::Result<(Bytes, ColumnCloseResult)> {
+        let mut sink = TrackedWrite::new(Vec::new());
+        let close = {
+            let pages = Box::new(SerializedPageWriter::new(&mut sink));
+            let mut writer = get_column_writer(descr.clone(), self.properties.clone(), pages);
+            column.write_into(&mut writer)?;
+            writer.close()?
+        };
+        Ok((Bytes::from(sink.into_inner()?), close))
     }
 }
 
@@ -203,6 +232,24 @@ impl Gathered {
         }
     }
 
+    /// The bytes of text held (of the elements, for a list).
+    fn text_len(&self) -> usize {
+        match self {
+            Gathered::Text { text, .. } => text.len(),
+            Gathered::List { element, .. } => element.text_len(),
+            _ => 0,
+        }
+    }
+
+    /// Room for `bytes` of text.
+    fn reserve_text(&mut self, bytes: usize) {
+        match self {
+            Gathered::Text { text, .. } => text.reserve(bytes),
+            Gathered::List { element, .. } => element.reserve_text(bytes),
+            _ => {}
+        }
+    }
+
     /// The definition levels of the values (of the elements, for a list).
     fn defined(&mut self) -> &mut Vec<i16> {
         match self {
@@ -215,44 +262,19 @@ impl Gathered {
         }
     }
 
-    /// A column of the same type with no cell, with room for as many as this one holds:
-    /// the next group is gathered without growing its buffers cell by cell.
+    /// A column of the same type with no cell. It grows as it is gathered, while the
+    /// encoding thread frees the full group column by column: the two together hold
+    /// little more than one group.
     fn emptied(&self) -> Gathered {
-        fn like<T>(values: &[T], defined: &[i16]) -> (Vec<T>, Vec<i16>) {
-            (
-                Vec::with_capacity(values.len()),
-                Vec::with_capacity(defined.len()),
-            )
-        }
         match self {
-            Gathered::Text {
-                text,
-                ends,
-                defined,
-            } => Gathered::Text {
-                text: Vec::with_capacity(text.len()),
-                ends: Vec::with_capacity(ends.len()),
-                defined: Vec::with_capacity(defined.len()),
-            },
-            Gathered::Int { values, defined } => {
-                let (values, defined) = like(values, defined);
-                Gathered::Int { values, defined }
-            }
-            Gathered::Unsigned { values, defined } => {
-                let (values, defined) = like(values, defined);
-                Gathered::Unsigned { values, defined }
-            }
-            Gathered::Double { values, defined } => {
-                let (values, defined) = like(values, defined);
-                Gathered::Double { values, defined }
-            }
-            Gathered::Bool { values, defined } => {
-                let (values, defined) = like(values, defined);
-                Gathered::Bool { values, defined }
-            }
-            Gathered::List { element, repeated } => Gathered::List {
+            Gathered::Text { .. } => Gathered::of(Json::String),
+            Gathered::Int { .. } => Gathered::of(Json::Number),
+            Gathered::Unsigned { .. } => Gathered::of(Json::Unsigned),
+            Gathered::Double { .. } => Gathered::of(Json::Decimal),
+            Gathered::Bool { .. } => Gathered::of(Json::Bool),
+            Gathered::List { element, .. } => Gathered::List {
                 element: Box::new(element.emptied()),
-                repeated: Vec::with_capacity(repeated.len()),
+                repeated: Vec::new(),
             },
         }
     }
@@ -763,11 +785,14 @@ impl<W: Write + Send> ParquetTable<W> {
     fn end_row_group(&mut self) -> anyhow::Result<()> {
         self.rows = 0;
         self.bytes = 0;
-        let empty = self.columns.iter().map(Gathered::emptied).collect();
-        let full = std::mem::replace(&mut self.columns, empty);
         match &mut self.encoder {
-            Encoder::InLine(encoding) => append(&mut self.writer, encoding.encode(full)?),
+            Encoder::InLine(encoding) => {
+                let group = encoding.encode_in_place(&mut self.columns)?;
+                append(&mut self.writer, group)
+            }
             Encoder::Ahead(running) => {
+                let empty = self.columns.iter().map(Gathered::emptied).collect();
+                let full = std::mem::replace(&mut self.columns, empty);
                 // The group before this one is appended first.
                 if let Some(group) = running.take()? {
                     append(&mut self.writer, group)?;
