@@ -275,7 +275,10 @@ fn benches(c: &mut Criterion) {
                 .iter()
                 .map(|report| {
                     let row = StatsRow::new(black_box(report), &[]);
-                    encode(&row, Format::Csv, &[]).unwrap().len()
+                    encode(&row, Format::Csv, &[])
+                        .unwrap()
+                        .as_bytes()
+                        .map_or(0, <[u8]>::len)
                 })
                 .sum::<usize>()
         })

@@ -83,6 +83,12 @@ commands=(
   "select-split|select --split-by opening_eco --out-dir OUT.split"
   "select-dedupe|select --dedupe moves --duplicates-csv OUT.dups.csv --count"
   "select-invert|select --invert --reaches 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -'"
+  "moves-csv|moves"
+  "moves-jsonl|moves --format jsonl --fen --comments --tags White,TimeControl"
+  "moves-per-game|moves --per-game --format jsonl --comments"
+  "moves-parquet|moves --format parquet --fen --comments --tags White -o OUT.parquet"
+  "moves-per-game-parquet|moves --per-game --format parquet -o OUT.parquet"
+  "stats-parquet|stats --format parquet --tags TimeControl -o OUT.parquet"
 )
 
 # Runs one binary: its stdout, exit code and written files go into folder $1.
@@ -95,6 +101,20 @@ run_one() {
   # stderr too: fen and convert write their error findings there (--quiet: no timings).
   "$bin" --quiet "$@" "$input" >"$dir/stdout" 2>"$dir/stderr" || code=$?
   echo "$code" >"$dir/exit-code"
+}
+
+# A Parquet file's content as text: its columns' names and types, then every cell, read by
+# pyarrow (the bytes may differ where the content does not: row groups, encodings).
+parquet_text() {
+  python3 - "$1" <<'PY'
+import sys
+import pyarrow.parquet as pq
+file = pq.ParquetFile(sys.argv[1])
+out = sys.stdout
+out.write(file.schema_arrow.to_string(show_schema_metadata=False) + "\n")
+for batch in file.iter_batches(batch_size=65536):
+    out.writelines(repr(row) + "\n" for row in batch.to_pylist())
+PY
 }
 
 # The first line where two files differ, shortened.
@@ -123,6 +143,12 @@ for input in "$@"; do
     for f in "$dir"/old/* "$dir"/old/*.split/*; do
       [ -f "$f" ] || continue
       base=${f#"$dir"/old/}
+      if [[ $f == *.parquet ]] && [ -f "$dir/new/$base" ]; then
+        parquet_text "$f" >"$f.content" 2>&1
+        parquet_text "$dir/new/$base" >"$dir/new/$base.content" 2>&1
+        f=$f.content
+        base=$base.content
+      fi
       if ! cmp -s "$f" "$dir/new/$base"; then
         verdict="DIFFERS in $base: $(first_difference "$f" "$dir/new/$base")"
         status=1

@@ -204,7 +204,10 @@ def main():
     parser.add_argument("--cut", type=int, default=8, help="MiB measured under callgrind")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--commands", default="validate,stats")
-    parser.add_argument("--skip-callgrind", action="store_true")
+    parser.add_argument("--skip-callgrind", action="store_true",
+                        help="no serial share (taken as 0): the wall figures only")
+    parser.add_argument("--skip-wall", action="store_true",
+                        help="the serial share only (callgrind's counts need no quiet host)")
     args = parser.parse_args()
     bench_dir = os.environ.get("BENCH_DIR", os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                          "pgnkit-bench"))
@@ -239,6 +242,8 @@ def main():
                   f"{m(found['decompressor thread'])} | {100 * share[(kind, command)]:.2f}% | "
                   f"{m(found['decoding'])} |")
 
+    if args.skip_wall:
+        return
     print(f"\n## Feed limit and one worker's rate (wall, median of {args.runs})\n")
     print("| input | MiB | feed limit (MiB/s) | command | 1 thread (MiB/s) | "
           f"{cores} threads (MiB/s) | speed-up at {cores} | feed / 1 thread |")

@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pgnkit_testing import CORPUS, TESTDATA, cell_text, csv_rows, pgnkit, sql_block  # noqa: E402
+from pgnkit_testing import CORPUS, PGNKIT, TESTDATA, cell_text, csv_rows, pgnkit, sql_block  # noqa: E402
 
 LICHESS = TESTDATA / "parquet" / "lichess.pgn"
 
@@ -113,3 +113,22 @@ def test_guide_query_joining_moves_to_stats_gives_the_csv_figures(tmp_path):
     got = duckdb.connect().execute(sql_block("'moves.parquet'")).fetchall()
     assert got == sorted((tc, len(ids), n, low) for tc, (ids, n, low) in expected.items())
     assert any(low > 0 for *_, low in got)
+
+
+def test_the_python_chess_script_writes_pgnkits_san_uci_clock_and_evaluation():
+    """scripts/moves_python_chess.py, the other side of issue 44's comparison, writes the
+    rows `pgnkit moves` writes for those columns, on a lichess file with clocks and
+    evaluations."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    import moves_python_chess as script
+
+    path = CORPUS / "pgn-reader_lichess_db_1000k.pgn"
+    if not path.is_file():
+        pytest.skip("the corpus's lichess file with clocks is not here")
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        theirs = list(script.rows(handle))
+    ours = script.pgnkit_rows(str(PGNKIT), str(path))
+    assert sum(1 for row in theirs if row[4]) > 1000
+    assert sum(1 for row in theirs if row[5] or row[6]) > 100
+    assert len(ours) == len(theirs)
+    assert all(script.same(a, b) for a, b in zip(ours, theirs))

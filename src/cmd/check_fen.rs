@@ -8,7 +8,7 @@ use crate::cmd::positions::{PositionArgs, too_long};
 use crate::exit::ExitStatus;
 use crate::output::findings::severity_colour;
 use crate::output::{Format, Output, Sink, SinkFormat};
-use crate::record::{Cells, Column, Record};
+use crate::record::{CellSink, Column, Record};
 use crate::rules::Severity;
 use crate::rules::fen::check::{self as fen_check, CheckOptions};
 use crate::rules::fen::epd;
@@ -88,7 +88,7 @@ impl Record for DefectRecord<'_> {
     ];
     const EMPTY_STRING_IS_NULL: bool = false;
 
-    fn cells(&self, cells: &mut Cells) {
+    fn cells<S: CellSink>(&self, cells: &mut S) {
         cells.number(self.input);
         cells.text(self.fen);
         cells.text(self.severity);

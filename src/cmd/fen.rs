@@ -11,7 +11,7 @@ use crate::cmd::run::{Ending, GameRun, Reads, StderrErrors};
 use crate::exit::ExitStatus;
 use crate::output::{Format, Output, Sink, SinkFormat};
 use crate::pgn::RawGame;
-use crate::record::{Cells, Column, Record};
+use crate::record::{CellSink, Column, Record};
 use crate::rules::fen::style::{FenStyle, RankCache};
 use crate::rules::{PlyMove, PlyVisitor};
 
@@ -203,7 +203,7 @@ impl Record for FenRecord<'_> {
     ];
     const EMPTY_STRING_IS_NULL: bool = true;
 
-    fn cells(&self, cells: &mut Cells) {
+    fn cells<S: CellSink>(&self, cells: &mut S) {
         cells.text(&self.raw.file);
         cells.number(self.raw.index);
         cells.number(self.raw.line);

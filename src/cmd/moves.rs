@@ -5,12 +5,12 @@ use crate::cmd::args::{
 };
 use crate::cmd::run::{Ending, GameRun, Reads};
 use crate::exit::ExitStatus;
-use crate::output::records::{encode, json_array};
+use crate::output::records::{encode, encode_rows, json_array};
 use crate::output::{Format, Output, SinkFormat};
 use crate::pgn::RawGame;
-use crate::record::{Cells, Column, Json, Record};
+use crate::record::{CellSink, Cells, Column, Decimal, Json, Record};
 use crate::rules::moves::{MoveFacts, MoveLog, role_letter, square_name};
-use crate::rules::replay::annotations::{Clock, Eval};
+use crate::rules::replay::annotations::Eval;
 
 /// One record per move of each game's main line: SAN, UCI, piece, squares, capture,
 /// promotion, castling, check, mate, the PolyGlot key and halfmove clock of the position
@@ -118,7 +118,7 @@ fn write<const FEN: bool, const COMMENTS: bool>(
                 if args.per_game {
                     // A game without moves gives no record.
                     if log.moves.is_empty() {
-                        return Ok(Vec::new());
+                        return Ok(None);
                     }
                     let lists = GameRecord::<FEN, COMMENTS>::lists(raw, &log);
                     let record = GameRecord::<FEN, COMMENTS> {
@@ -127,24 +127,22 @@ fn write<const FEN: bool, const COMMENTS: bool>(
                         lists: &lists,
                         tags: &tags,
                     };
-                    return Ok(vec![encode(&record, format, &args.tags)?]);
+                    return encode(&record, format, &args.tags).map(Some);
                 }
-                // Encoded on the worker threads: the writer only copies bytes.
-                let rows = log.moves.iter().map(|m| {
-                    let record = MoveRecord::<FEN, COMMENTS> {
-                        raw,
-                        log: &log,
-                        m,
-                        tags: &tags,
-                    };
-                    encode(&record, format, &args.tags)
+                // Encoded on the worker threads, the game's rows in one piece: the writer
+                // only copies bytes (or typed cells).
+                let rows = log.moves.iter().map(|m| MoveRecord::<FEN, COMMENTS> {
+                    raw,
+                    log: &log,
+                    m,
+                    tags: &tags,
                 });
-                rows.collect::<anyhow::Result<Vec<_>>>()
+                encode_rows(rows, format, &args.tags).map(Some)
             })
         },
         |_raw, rows| {
             let rows = rows.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;
-            rows.iter().try_for_each(|row| records.write_encoded(row))
+            rows.iter().try_for_each(|rows| records.write_encoded(rows))
         },
     )?;
     records.finish()?.finish()?;
@@ -257,7 +255,7 @@ impl<const FEN: bool, const COMMENTS: bool> Record for GameRecord<'_, FEN, COMME
     );
     const EMPTY_STRING_IS_NULL: bool = true;
 
-    fn cells(&self, cells: &mut Cells) {
+    fn cells<S: CellSink>(&self, cells: &mut S) {
         cells.text(&self.raw.file);
         cells.number(self.raw.index);
         cells.number(self.raw.line);
@@ -271,8 +269,9 @@ impl<const FEN: bool, const COMMENTS: bool> Record for GameRecord<'_, FEN, COMME
     }
 }
 
-fn seconds(millis: Option<i64>) -> String {
-    millis.map_or(String::new(), |ms| Clock::from_millis(ms).to_text())
+/// Milliseconds as seconds (none below 0).
+fn seconds(millis: Option<i64>) -> Option<Decimal> {
+    millis.map(|ms| Decimal::millis(u64::try_from(ms).unwrap_or(0)))
 }
 
 impl<const FEN: bool, const COMMENTS: bool> Record for MoveRecord<'_, FEN, COMMENTS> {
@@ -289,7 +288,7 @@ impl<const FEN: bool, const COMMENTS: bool> Record for MoveRecord<'_, FEN, COMME
     );
     const EMPTY_STRING_IS_NULL: bool = true;
 
-    fn cells(&self, cells: &mut Cells) {
+    fn cells<S: CellSink>(&self, cells: &mut S) {
         let (raw, log, m) = (self.raw, self.log, self.m);
         let letter = |role: Option<shakmaty::Role>| role.map_or("", role_letter);
         let square = |sq: Option<shakmaty::Square>| sq.map_or("", square_name);
@@ -320,8 +319,8 @@ impl<const FEN: bool, const COMMENTS: bool> Record for MoveRecord<'_, FEN, COMME
         }
         cells.number(m.halfmove_clock);
         cells.number(m.repetition);
-        cells.text(&seconds(m.clock));
-        cells.text(&seconds(m.move_time.map(|t| t.max(0))));
+        cells.decimal(seconds(m.clock));
+        cells.decimal(seconds(m.move_time));
         cells.signed(match m.eval {
             Some(Eval::Centipawns(cp)) => Some(cp),
             _ => None,

@@ -488,10 +488,11 @@ mod where_columns {
         let raw = splitter.next_game().unwrap().unwrap();
         let report = replay(&raw, &ReplayOptions::default(), &mut ());
         let row = StatsRow::new(&report, &[]);
-        let line = encode(&row, Format::Csv, &[]).unwrap();
+        let encoded = encode(&row, Format::Csv, &[]).unwrap();
+        let line = encoded.as_bytes().unwrap();
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
-            .from_reader(line.as_slice());
+            .from_reader(line);
         let record = reader.records().next().unwrap().unwrap();
         let columns = StatsRow::COLUMNS;
         let picker = ColumnPicker {

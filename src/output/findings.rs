@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::output::board::text_board;
 use crate::output::sink::{Sink, SinkFormat};
-use crate::record::{Cells, Column, Record};
+use crate::record::{CellSink, Column, Record};
 use crate::rules::findings::marks::marks_of;
 use crate::rules::{Code, Finding, GameReport, Severity};
 use crate::terminal::visible;
@@ -61,7 +61,7 @@ impl Record for FindingRecord<'_> {
     ];
     const EMPTY_STRING_IS_NULL: bool = false;
 
-    fn cells(&self, cells: &mut Cells) {
+    fn cells<S: CellSink>(&self, cells: &mut S) {
         let (game, finding) = (self.game, self.finding);
         cells.text(game.file);
         cells.number(game.index);

@@ -17,11 +17,11 @@ use bytes::Bytes;
 use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::writer::{ColumnCloseResult, ColumnWriter, get_column_writer};
 use parquet::data_type::ByteArray;
-use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
-use crate::record::Json;
+use crate::record::{Json, Typed, Value};
 
 /// Rows of one row group at most.
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -84,18 +84,47 @@ impl Encoding {
         columns
             .into_iter()
             .zip(&self.columns)
-            .map(|(mut column, descr)| {
-                let mut sink = TrackedWrite::new(Vec::new());
-                let close = {
-                    let pages = Box::new(SerializedPageWriter::new(&mut sink));
-                    let mut writer =
-                        get_column_writer(descr.clone(), self.properties.clone(), pages);
-                    column.write_into(&mut writer)?;
-                    writer.close()?
-                };
-                Ok((Bytes::from(sink.into_inner()?), close))
+            .map(|(mut column, descr)| self.encode_column(&mut column, descr))
+            .collect()
+    }
+
+    /// As `encode`, the cells' buffers emptied and kept, for the next group to be
+    /// gathered in (in line: one group's buffers in all, none made again).
+    fn encode_in_place(&self, columns: &mut [Gathered]) -> anyhow::Result<EncodedGroup> {
+        if columns.len() != self.columns.len() {
+            anyhow::bail!(
+                "{} record columns for {} Parquet columns",
+                columns.len(),
+                self.columns.len()
+            );
+        }
+        columns
+            .iter_mut()
+            .zip(&self.columns)
+            .map(|(column, descr)| {
+                let text = column.text_len();
+                let encoded = self.encode_column(column, descr)?;
+                // The text went to the writer: room for as much again.
+                column.reserve_text(text);
+                Ok(encoded)
             })
             .collect()
+    }
+
+    /// One column's cells as a column chunk in memory; the cells are emptied.
+    fn encode_column(
+        &self,
+        column: &mut Gathered,
+        descr: &ColumnDescPtr,
+    ) -> anyhow::Result<(Bytes, ColumnCloseResult)> {
+        let mut sink = TrackedWrite::new(Vec::new());
+        let close = {
+            let pages = Box::new(SerializedPageWriter::new(&mut sink));
+            let mut writer = get_column_writer(descr.clone(), self.properties.clone(), pages);
+            column.write_into(&mut writer)?;
+            writer.close()?
+        };
+        Ok((Bytes::from(sink.into_inner()?), close))
     }
 }
 
@@ -203,6 +232,24 @@ impl Gathered {
         }
     }
 
+    /// The bytes of text held (of the elements, for a list).
+    fn text_len(&self) -> usize {
+        match self {
+            Gathered::Text { text, .. } => text.len(),
+            Gathered::List { element, .. } => element.text_len(),
+            _ => 0,
+        }
+    }
+
+    /// Room for `bytes` of text.
+    fn reserve_text(&mut self, bytes: usize) {
+        match self {
+            Gathered::Text { text, .. } => text.reserve(bytes),
+            Gathered::List { element, .. } => element.reserve_text(bytes),
+            _ => {}
+        }
+    }
+
     /// The definition levels of the values (of the elements, for a list).
     fn defined(&mut self) -> &mut Vec<i16> {
         match self {
@@ -215,7 +262,9 @@ impl Gathered {
         }
     }
 
-    /// A column of the same type with no cell.
+    /// A column of the same type with no cell. It grows as it is gathered, while the
+    /// encoding thread frees the full group column by column: the two together hold
+    /// little more than one group.
     fn emptied(&self) -> Gathered {
         match self {
             Gathered::Text { .. } => Gathered::of(Json::String),
@@ -228,6 +277,172 @@ impl Gathered {
                 repeated: Vec::new(),
             },
         }
+    }
+
+    /// Adds a column's typed cells; the bytes they hold (about). Cells all of the column's
+    /// type (or null) are stored in one loop; otherwise each goes through `push_value`.
+    fn push_values<'v>(
+        &mut self,
+        cells: impl Iterator<Item = &'v Value> + Clone,
+        typed: &Typed,
+        empty_string_is_null: bool,
+    ) -> anyhow::Result<usize> {
+        let fits = |value: &Value| match (&*self, value) {
+            (_, Value::Null)
+            | (Gathered::Text { .. }, Value::Text { .. })
+            | (Gathered::Int { .. }, Value::Signed(_))
+            | (Gathered::Unsigned { .. }, Value::Unsigned(_))
+            | (Gathered::Double { .. }, Value::Decimal(_))
+            | (Gathered::Bool { .. }, Value::Bool(_)) => true,
+            (Gathered::Int { .. }, Value::Unsigned(n)) => i64::try_from(*n).is_ok(),
+            _ => false,
+        };
+        if matches!(self, Gathered::List { .. }) || !cells.clone().all(fits) {
+            let mut bytes = 0;
+            for value in cells {
+                bytes += self.push_value(value, typed, empty_string_is_null)?;
+            }
+            return Ok(bytes);
+        }
+        let mut bytes = 0;
+        match self {
+            Gathered::Text {
+                text,
+                ends,
+                defined,
+            } => {
+                for value in cells {
+                    let cell = match *value {
+                        Value::Text { start, end } => typed.slice(start, end),
+                        _ => b"",
+                    };
+                    if cell.is_empty() && empty_string_is_null {
+                        defined.push(0);
+                    } else {
+                        text.extend_from_slice(cell);
+                        ends.push(text.len());
+                        defined.push(1);
+                    }
+                    bytes += cell.len();
+                }
+                return Ok(bytes);
+            }
+            Gathered::Int { values, defined } => {
+                for value in cells {
+                    match *value {
+                        Value::Signed(n) => push_one(values, defined, n),
+                        Value::Unsigned(n) => push_one(values, defined, n.cast_signed()),
+                        _ => defined.push(0),
+                    }
+                    bytes += 8;
+                    bytes += 8;
+                }
+            }
+            Gathered::Unsigned { values, defined } => {
+                for value in cells {
+                    match *value {
+                        // The same 64 bits: UINT_64 tells a reader to read them unsigned.
+                        Value::Unsigned(n) => push_one(values, defined, n.cast_signed()),
+                        _ => defined.push(0),
+                    }
+                }
+            }
+            Gathered::Double { values, defined } => {
+                for value in cells {
+                    match *value {
+                        Value::Decimal(d) => push_one(values, defined, d.to_f64()),
+                        _ => defined.push(0),
+                    }
+                    bytes += 8;
+                }
+            }
+            Gathered::Bool { values, defined } => {
+                for value in cells {
+                    match *value {
+                        Value::Bool(b) => push_one(values, defined, b),
+                        _ => defined.push(0),
+                    }
+                    bytes += 8;
+                }
+            }
+            Gathered::List { .. } => {}
+        }
+        Ok(bytes)
+    }
+
+    /// Adds one typed cell; the bytes it holds (about). A value of the column's type is
+    /// stored as it is; any other (text where a number is due, a list's JSON) is read from
+    /// its text as `push` reads it.
+    #[inline]
+    fn push_value(
+        &mut self,
+        value: &Value,
+        typed: &Typed,
+        empty_string_is_null: bool,
+    ) -> anyhow::Result<usize> {
+        match self {
+            Gathered::Text {
+                text,
+                ends,
+                defined,
+            } => {
+                let cell = match *value {
+                    Value::Text { start, end } => typed.slice(start, end),
+                    Value::Null => b"",
+                    _ => return self.push_as_text(value, typed, empty_string_is_null),
+                };
+                if cell.is_empty() && empty_string_is_null {
+                    defined.push(0);
+                } else {
+                    text.extend_from_slice(cell);
+                    ends.push(text.len());
+                    defined.push(1);
+                }
+                return Ok(cell.len());
+            }
+            Gathered::Int { values, defined } => match *value {
+                Value::Unsigned(n) => match i64::try_from(n) {
+                    Ok(n) => push_one(values, defined, n),
+                    Err(_) => anyhow::bail!("`{n}` is not an integer"),
+                },
+                Value::Signed(n) => push_one(values, defined, n),
+                Value::Null => defined.push(0),
+                _ => return self.push_as_text(value, typed, empty_string_is_null),
+            },
+            Gathered::Unsigned { values, defined } => match *value {
+                // The same 64 bits: UINT_64 tells a reader to read them unsigned.
+                Value::Unsigned(n) => {
+                    push_one(values, defined, i64::from_ne_bytes(n.to_ne_bytes()))
+                }
+                Value::Null => defined.push(0),
+                _ => return self.push_as_text(value, typed, empty_string_is_null),
+            },
+            Gathered::Double { values, defined } => match *value {
+                Value::Decimal(d) => push_one(values, defined, d.to_f64()),
+                Value::Null => defined.push(0),
+                _ => return self.push_as_text(value, typed, empty_string_is_null),
+            },
+            Gathered::Bool { values, defined } => match *value {
+                Value::Bool(b) => push_one(values, defined, b),
+                Value::Null => defined.push(0),
+                _ => return self.push_as_text(value, typed, empty_string_is_null),
+            },
+            Gathered::List { .. } => return self.push_as_text(value, typed, empty_string_is_null),
+        }
+        Ok(8)
+    }
+
+    /// A value read from its text (`push`): a list's JSON, or a cell pushed as text.
+    #[cold]
+    fn push_as_text(
+        &mut self,
+        value: &Value,
+        typed: &Typed,
+        empty_string_is_null: bool,
+    ) -> anyhow::Result<usize> {
+        let cell = typed.text_of(value);
+        self.push(cell.as_bytes(), empty_string_is_null)?;
+        Ok(cell.len())
     }
 
     /// Adds one cell (its CSV text); an empty cell is null, except an empty string where
@@ -401,6 +616,13 @@ impl Gathered {
     }
 }
 
+/// A value and its definition level (1: a value).
+#[inline]
+fn push_one<T>(values: &mut Vec<T>, defined: &mut Vec<i16>, value: T) {
+    values.push(value);
+    defined.push(1);
+}
+
 /// A decimal integer as the records write it (`-` and digits), read from bytes.
 fn parse_integer(cell: &[u8]) -> Option<i64> {
     let (negative, digits) = match cell.split_first() {
@@ -483,6 +705,17 @@ impl<W: Write + Send> ParquetTable<W> {
             // Level 1: the cheapest zstd (docs/benchmarks-history.md "Parquet").
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
             .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
+        // A string column's min and max (SAN, UCI, names) prune no query worth it, and
+        // comparing every value for them cost a tenth of `moves --format parquet`: none.
+        for &(name, json) in &columns {
+            let path = match json {
+                Json::String => vec![name.to_string()],
+                Json::List(Json::String) => vec![name.into(), "list".into(), "element".into()],
+                _ => continue,
+            };
+            properties = properties
+                .set_column_statistics_enabled(ColumnPath::new(path), EnabledStatistics::None);
+        }
         // Position keys hardly repeat: a dictionary of them is work for nothing.
         for &(name, json) in &columns {
             let path = match json {
@@ -522,23 +755,28 @@ impl<W: Write + Send> ParquetTable<W> {
         Ok(())
     }
 
-    /// Adds one row, its cells as CSV writes them, in column order.
-    pub fn push_row<'c>(&mut self, cells: impl Iterator<Item = &'c [u8]>) -> anyhow::Result<()> {
-        let mut count = 0;
-        for (column, cell) in self.columns.iter_mut().zip(cells) {
-            column.push(cell, self.empty_string_is_null)?;
-            self.bytes += cell.len();
-            count += 1;
+    /// Adds the rows of `typed`, their cells in column order, row after row.
+    pub fn push_rows(&mut self, typed: &Typed) -> anyhow::Result<()> {
+        let width = self.columns.len();
+        let values = typed.values();
+        if width == 0 || !values.len().is_multiple_of(width) {
+            anyhow::bail!("{} cells for rows of {width} columns", values.len());
         }
-        if count != self.columns.len() {
-            anyhow::bail!(
-                "a record of {count} cells for {} columns",
-                self.columns.len()
-            );
-        }
-        self.rows += 1;
-        if self.rows >= self.group_rows || self.bytes >= ROW_GROUP_BYTES {
-            self.end_row_group()?;
+        // The rows that fit in the group, column by column: one loop over a column's
+        // values of one type.
+        let mut rest = values;
+        while !rest.is_empty() {
+            let room = self.group_rows.saturating_sub(self.rows).max(1);
+            let (now, later) = rest.split_at((rest.len() / width).min(room) * width);
+            for (index, column) in self.columns.iter_mut().enumerate() {
+                let cells = now.iter().skip(index).step_by(width);
+                self.bytes += column.push_values(cells, typed, self.empty_string_is_null)?;
+            }
+            self.rows += now.len() / width;
+            rest = later;
+            if self.rows >= self.group_rows || self.bytes >= ROW_GROUP_BYTES {
+                self.end_row_group()?;
+            }
         }
         Ok(())
     }
@@ -547,11 +785,14 @@ impl<W: Write + Send> ParquetTable<W> {
     fn end_row_group(&mut self) -> anyhow::Result<()> {
         self.rows = 0;
         self.bytes = 0;
-        let empty = self.columns.iter().map(Gathered::emptied).collect();
-        let full = std::mem::replace(&mut self.columns, empty);
         match &mut self.encoder {
-            Encoder::InLine(encoding) => append(&mut self.writer, encoding.encode(full)?),
+            Encoder::InLine(encoding) => {
+                let group = encoding.encode_in_place(&mut self.columns)?;
+                append(&mut self.writer, group)
+            }
             Encoder::Ahead(running) => {
+                let empty = self.columns.iter().map(Gathered::emptied).collect();
+                let full = std::mem::replace(&mut self.columns, empty);
                 // The group before this one is appended first.
                 if let Some(group) = running.take()? {
                     append(&mut self.writer, group)?;
@@ -600,14 +841,32 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
     use super::{ParquetTable, parse_integer};
-    use crate::record::Json;
+    use crate::record::{CellSink, Cells, Decimal, Json, Typed};
     use parquet::file::reader::{FileReader, SerializedFileReader};
 
-    /// A table of `rows` rows in row groups of 7 rows, encoded in line or ahead.
-    fn table(rows: usize, ahead: bool) -> Vec<u8> {
+    /// The cells of row `row` of the test table, into any sink.
+    fn row_cells(row: usize, cells: &mut impl CellSink) {
+        let name = format!("player {}", row % 5);
+        cells.text(if row.is_multiple_of(3) { "" } else { &name });
+        cells.number(row as u64);
+        cells.signed(Some(-(row as i64)));
+        cells.optional((!row.is_multiple_of(4)).then_some(u64::MAX - row as u64));
+        cells.decimal((!row.is_multiple_of(5)).then_some(Decimal::millis(1500 + 7 * row as u64)));
+        match row % 3 {
+            0 => cells.bool(true),
+            1 => cells.bool(false),
+            _ => cells.optional(None::<u32>),
+        }
+    }
+
+    /// A table of `rows` rows in row groups of 7 rows, encoded in line or ahead, its
+    /// cells pushed typed or as their text.
+    fn table(rows: usize, ahead: bool, as_text: bool) -> Vec<u8> {
         let columns = [
             ("name", Json::String),
             ("n", Json::Number),
+            ("s", Json::Number),
+            ("k", Json::Unsigned),
             ("t", Json::Decimal),
             ("b", Json::Bool),
         ];
@@ -616,18 +875,57 @@ mod tests {
         if ahead {
             table.encode_ahead().unwrap();
         }
+        let mut typed = Typed::default();
         for row in 0..rows {
-            let name = format!("player {}", row % 5);
-            let n = row.to_string();
-            let cells: [&[u8]; 4] = [
-                if row % 3 == 0 { b"" } else { name.as_bytes() },
-                n.as_bytes(),
-                b"1.5",
-                if row % 2 == 0 { b"true" } else { b"" },
-            ];
-            table.push_row(cells.into_iter()).unwrap();
+            if as_text {
+                let mut cells = Cells::default();
+                row_cells(row, &mut cells);
+                typed = Typed::of_text(&cells);
+                table.push_rows(&typed).unwrap();
+            } else {
+                row_cells(row, &mut typed);
+            }
+        }
+        if !as_text {
+            table.push_rows(&typed).unwrap();
         }
         table.finish().unwrap()
+    }
+
+    /// Typed cells make the file their text, parsed by the columns' types, makes: the
+    /// same values, nulls and types, byte for byte.
+    #[test]
+    fn typed_cells_are_their_text_parsed() {
+        for rows in [0, 1, 8, 100] {
+            assert_eq!(
+                table(rows, false, false),
+                table(rows, false, true),
+                "{rows} rows"
+            );
+        }
+    }
+
+    /// Numbers keep their min and max, for readers' pruning; strings have none.
+    #[test]
+    fn statistics_for_numbers_only() {
+        let file = SerializedFileReader::new(bytes::Bytes::from(table(10, false, false))).unwrap();
+        let group = file.metadata().row_group(0);
+        let kept: Vec<bool> = (0..group.num_columns())
+            .map(|i| group.column(i).statistics().is_some())
+            .collect();
+        assert_eq!(kept, [false, true, true, true, true, true]);
+    }
+
+    /// A row of another width is refused, not shifted into the next row's columns.
+    #[test]
+    fn a_row_of_another_width_is_refused() {
+        let columns = [("a", Json::Number), ("b", Json::Number)];
+        let mut table = ParquetTable::new(Vec::new(), columns.into_iter(), true).unwrap();
+        let mut typed = Typed::default();
+        typed.number(1u32);
+        typed.number(2u32);
+        typed.number(3u32);
+        assert!(table.push_rows(&typed).is_err());
     }
 
     /// Row groups encoded on the encoding thread, one while the next is gathered, make
@@ -635,8 +933,8 @@ mod tests {
     #[test]
     fn groups_encoded_ahead_are_the_groups_encoded_in_line() {
         for rows in [0, 1, 6, 7, 8, 14, 15, 100] {
-            let in_line = table(rows, false);
-            assert_eq!(table(rows, true), in_line, "{rows} rows");
+            let in_line = table(rows, false, false);
+            assert_eq!(table(rows, true, false), in_line, "{rows} rows");
             let file = SerializedFileReader::new(bytes::Bytes::from(in_line)).unwrap();
             let metadata = file.metadata();
             assert_eq!(metadata.num_row_groups(), rows.div_ceil(7), "{rows} rows");

@@ -14,7 +14,7 @@ use super::pgn::write_original;
 use super::records::RecordWriter;
 use super::sink::Format;
 use crate::pgn::RawGame;
-use crate::record::{Cells, Column, Record};
+use crate::record::{CellSink, Column, Record};
 
 /// The first game of a kind, which a game `--dedupe` dropped repeats.
 #[derive(Debug, Clone, Copy)]
@@ -50,7 +50,7 @@ impl Record for Duplicate<'_> {
     ];
     const EMPTY_STRING_IS_NULL: bool = false;
 
-    fn cells(&self, cells: &mut Cells) {
+    fn cells<S: CellSink>(&self, cells: &mut S) {
         cells.text(&self.raw.file);
         cells.number(self.raw.index);
         cells.number(self.raw.line);

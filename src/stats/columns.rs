@@ -2,7 +2,7 @@
 //! once, and its cell. The row's values are worked out in `stats::row`; `output::records`
 //! writes the cells, and `--where` reads them (`filter::picker`).
 
-use crate::record::{Cells, Column, Record};
+use crate::record::{CellSink, Column, Record};
 use crate::rules::fen::style::FenText;
 use crate::rules::time_control::seconds_text;
 use crate::stats::StatsRow;
@@ -76,7 +76,7 @@ impl Record for StatsRow<'_> {
     ];
     const EMPTY_STRING_IS_NULL: bool = true;
 
-    fn cells(&self, cells: &mut Cells) {
+    fn cells<S: CellSink>(&self, cells: &mut S) {
         cells.text(self.file);
         cells.number(self.game);
         cells.number(self.line);
@@ -155,7 +155,7 @@ impl Record for StatsRow<'_> {
 
 impl StatsRow<'_> {
     /// The cells of the `--tags` columns, the last ones of a row.
-    pub fn tag_cells(&self, cells: &mut Cells) {
+    pub fn tag_cells<S: CellSink>(&self, cells: &mut S) {
         for value in &self.tags {
             cells.text(value);
         }

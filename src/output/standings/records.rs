@@ -3,7 +3,7 @@
 //! columns named at run time: `SinkFormat::open_typed_records`).
 
 use super::{EventTable, ValueColumn, figure_text, points_text, rank_text, system_name};
-use crate::record::{Cells, Column, Json, Record};
+use crate::record::{CellSink, Column, Json, Record};
 use crate::standings::table::Standing;
 
 /// One player's line of one event.
@@ -41,7 +41,7 @@ impl Record for StandingRecord<'_> {
     ];
     const EMPTY_STRING_IS_NULL: bool = true;
 
-    fn cells(&self, cells: &mut Cells) {
+    fn cells<S: CellSink>(&self, cells: &mut S) {
         let event = self.table.event;
         let heading = &event.heading;
         let player = event.field.players.get(self.row.player);
