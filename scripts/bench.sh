@@ -297,6 +297,11 @@ if [ -s "$table" ] && [ -s "$table_pgn" ]; then
 fi
 if pgnkit_runs fen --every-ply; then
   measure pgnkit-fen-every-ply "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" fen -q --every-ply "$input"
+  measure pgnkit-fen-every-ply-csv "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" fen -q --every-ply --format csv "$input"
+fi
+# Issue 44: one record per move, typed, beside the per-ply FENs.
+if pgnkit_runs moves --format csv; then
+  measure pgnkit-moves-parquet "$bytes" "$games" "$pgnkit" "${threads_arg[@]}" moves -q --format parquet -o "$bench_dir/moves-out.parquet" "$input"
 fi
 # Game filters (issue 17): the same selections as pgn-extract -t, -D and -x below.
 tag_criteria=$bench_dir/criteria.txt
@@ -326,6 +331,7 @@ if [ $peers = 1 ]; then
   if python3 -c 'import chess' 2> /dev/null; then
     measure python-chess-replay "$cut_bytes" "$cut_games" python3 "$py_replay" "$cut"
     measure python-chess-stats "$cut_bytes" "$cut_games" python3 "$py_stats" "$cut"
+    measure python-chess-moves "$cut_bytes" "$cut_games" python3 "$repo/scripts/moves_python_chess.py" "$cut"
   fi
 fi
 
@@ -418,6 +424,9 @@ target "bare-replay vs pgn-reader parallel_validate" bare-replay pgn-reader-para
 target "validate vs python-chess replay" pgnkit-validate python-chess-replay 250
 target "stats vs bare-replay" pgnkit-stats bare-replay 0.7
 target "stats vs python-chess stats" pgnkit-stats python-chess-stats 1000
+# Issue 44's targets.
+target "moves --format parquet vs fen --every-ply --format csv" pgnkit-moves-parquet pgnkit-fen-every-ply-csv 0.8
+target "moves --format parquet vs python-chess moves" pgnkit-moves-parquet python-chess-moves 300
 target "select --where vs pgn-extract -t" pgnkit-select-where pgn-extract-t 10
 target "select --dedupe vs pgn-extract -D" pgnkit-select-dedupe pgn-extract-D 10
 target "select --reaches vs pgn-extract -x" pgnkit-select-reaches pgn-extract-x 5
