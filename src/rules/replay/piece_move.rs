@@ -28,20 +28,18 @@ pub fn quick_san(text: &[u8]) -> Option<SanPlus> {
         [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
         _ => (text, None),
     };
-    let castle = match body {
-        b"O-O" => Some(CastlingSide::KingSide),
-        b"O-O-O" => Some(CastlingSide::QueenSide),
-        _ => None,
-    };
-    if let Some(side) = castle {
-        return Some(SanPlus {
+    let castle = |side| {
+        Some(SanPlus {
             san: San::Castle(side),
             suffix,
-        });
-    }
+        })
+    };
     // One arm per length and shape (slice patterns compile to a switch on the length):
-    // `e4`, `Nf3`, `exd5` / `Nxf3`, `Nbd7`, `Nbxd7`.
+    // `O-O`, `O-O-O`, `e4`, `Nf3`, `exd5` / `Nxf3`, `Nbd7`, `Nbxd7`. Castling is in the
+    // same switch: tested apart first, it cost every move 6 instructions.
     let (role, file, capture, to) = match *body {
+        [b'O', b'-', b'O'] => return castle(CastlingSide::KingSide),
+        [b'O', b'-', b'O', b'-', b'O'] => return castle(CastlingSide::QueenSide),
         [file, rank] => (Role::Pawn, None, false, square(file, rank)?),
         [piece, file, rank] => (piece_role(piece)?, None, false, square(file, rank)?),
         [from @ b'a'..=b'h', b'x', file, rank] => {
