@@ -116,8 +116,8 @@ fn square(file: u8, rank: u8) -> Option<Square> {
 /// shortcut handles; `None` means "ask `San::to_move`". `in_check` is `pos.is_check()`,
 /// which the replay already knows from the move before.
 #[inline(always)]
-pub fn resolve(pos: &Chess, in_check: bool, san: &San) -> Option<Move> {
-    let &San::Normal {
+pub fn resolve(pos: &Chess, in_check: bool, san: San) -> Option<Move> {
+    let San::Normal {
         role,
         file,
         rank,
@@ -329,7 +329,7 @@ mod tests {
                                 promotion: None,
                             };
                             let expected = san.to_move(pos).ok();
-                            let fast = resolve(pos, pos.is_check(), &san);
+                            let fast = resolve(pos, pos.is_check(), san);
                             // Left to shakmaty: double checks, en passant, castling.
                             let declined = pos.checkers().more_than_one()
                                 || expected.is_some_and(|m| m.is_en_passant() || m.is_castle());
