@@ -134,7 +134,9 @@ fn lex_word(
     // A word: a move, a move number, a result or a glyph.
     let rest = bytes.get(i..).unwrap_or_default();
     let len = word_len(rest);
-    let word = Span::new(0, len).of(rest);
+    // Cut from `rest` directly: a `Span` would convert both ends to u32 and back, for
+    // every word of the movetext.
+    let word = rest.get(..len).unwrap_or_default();
     // The common case first: a move (a word that starts with a letter and is no glyph,
     // `N` and `D` alone being glyphs), with no marker glued to it.
     let letter = cls & (DIGIT | GLYPH_START) == 0 && c != b'.';

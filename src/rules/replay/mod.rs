@@ -491,20 +491,22 @@ impl Replay<'_> {
             };
             self.automatic_end = end.map(|t| (ply, t));
         }
-        let text = self.raw.token_text(token);
         let repetition = if self.options.judgement {
             self.report.draws.current_count
         } else {
             0
         };
         if standard.is_none() && written_suffix == actual_suffix {
+            // The text is read here, not before the branch, so that a visitor that never
+            // reads it (`validate`'s) does not pay for it.
             let step = PlyMove {
                 m,
-                san: text,
+                san: self.raw.token_text(token),
                 repetition,
             };
             visitor.position(ply, Some(step), &self.pos);
         } else {
+            let text = self.raw.token_text(token);
             // The visitor sees the standard SAN, with the check sign the move calls for.
             let mut san = match standard {
                 Some(san) => san.to_string(),

@@ -35,7 +35,7 @@ pub(super) fn plain_move(
     }
     // What the quick reader does not read is not plain standard SAN (`xd5`, `Pe4`).
     let san_plus = piece_move::quick_san(text)?;
-    let m = match piece_move::resolve(pos, in_check, &san_plus.san) {
+    let m = match piece_move::resolve(pos, in_check, san_plus.san) {
         Some(m) => m,
         None => san_plus.san.to_move(pos).ok()?,
     };
@@ -61,7 +61,7 @@ pub(super) fn plain_move(
             bare.to_move(pos).is_ok()
         } else {
             // Not in check, the shortcut declines only an ambiguous SAN here.
-            piece_move::resolve(pos, in_check, &bare).is_some()
+            piece_move::resolve(pos, in_check, bare).is_some()
         };
         if unambiguous {
             return None;
