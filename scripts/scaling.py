@@ -9,10 +9,12 @@ made by `scripts/bench.sh --inputs-only` from the same games) it measures:
 
 1. The serial share: of all the instructions of a run at 2 threads (callgrind, on a cut
    of --cut MiB), those inside the sections that run one thread at a time: the reading
-   turn (`pipeline::reading::Input::next`), the numbering turn (`Numbering::number`), the
-   writing turn (`InOrder::add`) and the decompressor's own thread (`fill_block`), which
-   is one thread for one source whatever the workers. A table's row groups are decoded
-   beside them (`GroupBatches::next`), several at once: counted apart.
+   turn (`pipeline::reading::Input::next`), the numbering turn (`Numbering::number`) and
+   the writing turn (`InOrder::add`). Two stages run beside the workers instead, and are
+   counted apart: the decompressor's own thread (`fill_block`, one per source whatever
+   the workers) and a table's row-group decoders (`GroupBatches::next`, several at once);
+   they do not hold the workers up while they keep ahead, so they bind through the feed
+   limit, not Amdahl's share.
 2. The feed limit: how many MiB/s of the input the one-at-a-time reading can hand out,
    timed alone (`examples/feed_rate.rs`, the median of --runs).
 3. One worker's rate: the MiB/s of `pgnkit CMD --threads 1` (median of --runs), and the
@@ -46,9 +48,12 @@ SERIAL = {
     "reading turn": "pgnkit::pipeline::reading::Input::next",
     "numbering turn": "pgnkit::pipeline::parallel::Numbering::number",
     "writing turn": "pgnkit::pipeline::parallel::InOrder<T,D>::add",
-    "decompressor thread": "pgnkit::input::decompress::fill_block",
 }
-DECODING = "pgnkit::input::table::groups::GroupBatches::next"
+# The stages beside the workers: counted, not part of the serial share.
+BESIDE = {
+    "decompressor thread": "pgnkit::input::decompress::fill_block",
+    "decoding": "pgnkit::input::table::groups::GroupBatches::next",
+}
 PREDICT_AT = [2, 8, 16, 64]
 # The decoders of a table for N workers (input/pieces.rs, `table_decoders`).
 TABLE_DECODERS = lambda workers: max(1, math.ceil(workers / 3))  # noqa: E731
@@ -136,7 +141,7 @@ def instructions(command, path, bench_dir):
 def inclusive_costs(path):
     """The run's total, and each wanted function's inclusive instructions: the costs of
     the calls made to it (none of them recursive), read from callgrind's own file."""
-    wanted = dict(SERIAL, decoding=DECODING)
+    wanted = dict(SERIAL, **BESIDE)
     names = {}  # compressed id -> name
     found = {name: 0 for name in wanted}
     total = 0
