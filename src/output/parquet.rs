@@ -74,13 +74,7 @@ impl Encoding {
     /// freed once encoded: on the encoding thread, the group shrinks while the next one
     /// grows, so the two together hold little more than one group.
     fn encode(&self, columns: Vec<Gathered>) -> anyhow::Result<EncodedGroup> {
-        if columns.len() != self.columns.len() {
-            anyhow::bail!(
-                "{} record columns for {} Parquet columns",
-                columns.len(),
-                self.columns.len()
-            );
-        }
+        self.check_width(columns.len())?;
         columns
             .into_iter()
             .zip(&self.columns)
@@ -91,13 +85,7 @@ impl Encoding {
     /// As `encode`, the cells' buffers emptied and kept, for the next group to be
     /// gathered in (in line: one group's buffers in all, none made again).
     fn encode_in_place(&self, columns: &mut [Gathered]) -> anyhow::Result<EncodedGroup> {
-        if columns.len() != self.columns.len() {
-            anyhow::bail!(
-                "{} record columns for {} Parquet columns",
-                columns.len(),
-                self.columns.len()
-            );
-        }
+        self.check_width(columns.len())?;
         columns
             .iter_mut()
             .zip(&self.columns)
@@ -109,6 +97,17 @@ impl Encoding {
                 Ok(encoded)
             })
             .collect()
+    }
+
+    /// A group of `gathered` columns fits the schema's.
+    fn check_width(&self, gathered: usize) -> anyhow::Result<()> {
+        if gathered != self.columns.len() {
+            anyhow::bail!(
+                "{gathered} record columns for {} Parquet columns",
+                self.columns.len()
+            );
+        }
+        Ok(())
     }
 
     /// One column's cells as a column chunk in memory; the cells are emptied.
