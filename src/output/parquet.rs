@@ -497,55 +497,35 @@ impl Gathered {
                 }
             }
             Gathered::Int { values, defined } => {
-                if null {
-                    defined.push(null_level);
-                } else {
-                    let value = parse_integer(cell).ok_or_else(|| {
-                        anyhow::anyhow!("`{}` is not an integer", String::from_utf8_lossy(cell))
-                    })?;
-                    values.push(value);
-                    defined.push(value_level);
-                }
+                let levels = (null_level, value_level);
+                push_parsed(values, defined, cell, levels, "an integer", parse_integer)?;
             }
             Gathered::Unsigned { values, defined } => {
-                if null {
-                    defined.push(null_level);
-                } else {
-                    let value = std::str::from_utf8(cell)
-                        .ok()
-                        .and_then(|text| text.parse::<u64>().ok())
-                        .ok_or_else(|| {
-                            anyhow::anyhow!(
-                                "`{}` is not an unsigned integer",
-                                String::from_utf8_lossy(cell)
-                            )
-                        })?;
-                    // The same 64 bits: UINT_64 tells a reader to read them unsigned.
-                    values.push(i64::from_ne_bytes(value.to_ne_bytes()));
-                    defined.push(value_level);
-                }
+                let levels = (null_level, value_level);
+                push_parsed(
+                    values,
+                    defined,
+                    cell,
+                    levels,
+                    "an unsigned integer",
+                    |cell| {
+                        let value = std::str::from_utf8(cell).ok()?.parse::<u64>().ok()?;
+                        // The same 64 bits: UINT_64 tells a reader to read them unsigned.
+                        Some(i64::from_ne_bytes(value.to_ne_bytes()))
+                    },
+                )?;
             }
             Gathered::Double { values, defined } => {
-                if null {
-                    defined.push(null_level);
-                } else {
-                    let value = std::str::from_utf8(cell)
-                        .ok()
-                        .and_then(|text| text.parse::<f64>().ok())
-                        .ok_or_else(|| {
-                            anyhow::anyhow!("`{}` is not a number", String::from_utf8_lossy(cell))
-                        })?;
-                    values.push(value);
-                    defined.push(value_level);
-                }
+                let levels = (null_level, value_level);
+                push_parsed(values, defined, cell, levels, "a number", |cell| {
+                    std::str::from_utf8(cell).ok()?.parse::<f64>().ok()
+                })?;
             }
             Gathered::Bool { values, defined } => {
-                if null {
-                    defined.push(null_level);
-                } else {
-                    values.push(cell == b"true");
-                    defined.push(value_level);
-                }
+                let levels = (null_level, value_level);
+                push_parsed(values, defined, cell, levels, "a boolean", |cell| {
+                    Some(cell == b"true")
+                })?;
             }
         }
         Ok(())
@@ -620,6 +600,27 @@ impl Gathered {
 fn push_one<T>(values: &mut Vec<T>, defined: &mut Vec<i16>, value: T) {
     values.push(value);
     defined.push(1);
+}
+
+/// A scalar cell read from its text into `values`, or a null (an empty cell) into the
+/// definition levels only; `what` names the type in the error.
+fn push_parsed<T>(
+    values: &mut Vec<T>,
+    defined: &mut Vec<i16>,
+    cell: &[u8],
+    (null_level, value_level): (i16, i16),
+    what: &str,
+    parse: impl FnOnce(&[u8]) -> Option<T>,
+) -> anyhow::Result<()> {
+    if cell.is_empty() {
+        defined.push(null_level);
+        return Ok(());
+    }
+    let value = parse(cell)
+        .ok_or_else(|| anyhow::anyhow!("`{}` is not {what}", String::from_utf8_lossy(cell)))?;
+    values.push(value);
+    defined.push(value_level);
+    Ok(())
 }
 
 /// A decimal integer as the records write it (`-` and digits), read from bytes.
