@@ -89,10 +89,7 @@ impl SinkFormat {
         out: W,
         extra: &[String],
     ) -> anyhow::Result<Sink<W>> {
-        if self.format == Format::Text {
-            return Ok(Sink::Text(out));
-        }
-        Ok(Sink::Records(self.open_records::<R, W>(out, extra)?))
+        self.open_typed::<R, W>(out, &string_columns(extra))
     }
 
     /// As [`SinkFormat::open`], for a command that writes records only (its `--format`
@@ -102,11 +99,7 @@ impl SinkFormat {
         out: W,
         extra: &[String],
     ) -> anyhow::Result<RecordWriter<W>> {
-        let typed: Vec<(String, Json)> = extra
-            .iter()
-            .map(|name| (name.clone(), Json::String))
-            .collect();
-        self.open_typed_records::<R, W>(out, &typed)
+        self.open_typed_records::<R, W>(out, &string_columns(extra))
     }
 
     /// As [`SinkFormat::open`], with `extra` columns of any type (`standings`' tie-breaks).
@@ -134,6 +127,14 @@ impl SinkFormat {
         }
         Ok(records)
     }
+}
+
+/// Run-time columns named by the user (`--tags`): strings.
+fn string_columns(names: &[String]) -> Vec<(String, Json)> {
+    names
+        .iter()
+        .map(|name| (name.clone(), Json::String))
+        .collect()
 }
 
 /// Where a command's data goes: its own text, or records.
