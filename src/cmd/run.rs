@@ -21,6 +21,7 @@ use crate::output::summary::{RunFigures, Selection, selection_line, summary_line
 use crate::pgn::RawGame;
 use crate::pipeline::{Pipeline, Totals};
 use crate::record::Cells;
+use crate::rules::tags::Tags;
 use crate::rules::{GameReport, PlyVisitor, ReplayOptions, Severity};
 
 /// How a run ends, as the command sees it.
@@ -79,6 +80,21 @@ pub struct Game<'g> {
     /// The game's stats cells (without `--tags` columns) when a `--where` made them, so
     /// that `stats` does not make them again; empty otherwise.
     pub columns: &'g Cells,
+    /// The tags a tag-only `--where` decoded where no report holds them.
+    decoded_tags: Option<Tags>,
+    options: &'g ReplayOptions,
+}
+
+impl Game<'_> {
+    /// The game's tags, decoded once: the report's, those the filters decoded, or
+    /// decoded now (a command that reads tags only, such as `standings`).
+    pub fn into_tags(self, raw: &RawGame) -> Tags {
+        match (self.report, self.decoded_tags) {
+            (Some(report), _) => report.tags,
+            (None, Some(tags)) => tags,
+            (None, None) => Tags::decode(raw, &self.options.decoder),
+        }
+    }
 }
 
 /// A run over the games the INPUT arguments name.
@@ -162,11 +178,16 @@ impl GameRun {
             static COLUMNS: RefCell<Cells> = RefCell::new(Cells::default());
         }
         let judge = |columns: &mut Cells| {
-            let (verdict, report) =
+            let (verdict, report, decoded_tags) =
                 self.filter
                     .judge(raw, &self.options, visitor, self.reads.report, columns);
             let value = if verdict.selected {
-                make(Game { report, columns })
+                make(Game {
+                    report,
+                    columns,
+                    decoded_tags,
+                    options: &self.options,
+                })
             } else {
                 None
             };

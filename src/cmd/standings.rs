@@ -14,7 +14,6 @@ use crate::output::standings::trf::trf_text;
 use crate::output::standings::{EventTable, ValueColumn, record_columns};
 use crate::output::summary::RunFigures;
 use crate::output::{Format, Output, Sink, SinkFormat};
-use crate::rules::tags::Tags;
 use crate::rules::{Code, Finding};
 use crate::standings::System;
 use crate::standings::event::{Event, EventBook, EventBy, EventFinding, GameTags};
@@ -165,10 +164,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let totals = run.run(
         |raw| {
             run.judge(raw, &mut (), |game| {
-                Some(match &game.report {
-                    Some(report) => GameTags::read(raw, &report.tags, &by),
-                    None => GameTags::read(raw, &Tags::decode(raw, &run.options().decoder), &by),
-                })
+                Some(GameTags::read(raw, &game.into_tags(raw), &by))
             })
         },
         |_raw, tags| {

@@ -138,23 +138,29 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut figures = RunFigures::default();
     let totals = run.run(
         |raw| {
-            run.judge(raw, &mut (), |Game { report, columns }| {
-                report.map(|report| {
-                    // Encoded on the worker threads, so that the writer only copies bytes;
-                    // from the cells a column `--where` made, if it did.
-                    let row = StatsRow::new(&report, tags);
-                    let row = if columns.is_empty() {
-                        encode(&row, format, tags)
-                    } else {
-                        let fill = |cells: &mut Cells| {
-                            cells.extend_from(columns);
-                            row.tag_cells(cells);
+            run.judge(
+                raw,
+                &mut (),
+                |Game {
+                     report, columns, ..
+                 }| {
+                    report.map(|report| {
+                        // Encoded on the worker threads, so that the writer only copies bytes;
+                        // from the cells a column `--where` made, if it did.
+                        let row = StatsRow::new(&report, tags);
+                        let row = if columns.is_empty() {
+                            encode(&row, format, tags)
+                        } else {
+                            let fill = |cells: &mut Cells| {
+                                cells.extend_from(columns);
+                                row.tag_cells(cells);
+                            };
+                            encode_with::<StatsRow>(fill, format, tags)
                         };
-                        encode_with::<StatsRow>(fill, format, tags)
-                    };
-                    (report, row)
-                })
-            })
+                        (report, row)
+                    })
+                },
+            )
         },
         |_raw, (report, row)| {
             let row = row.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;

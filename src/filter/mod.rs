@@ -136,7 +136,8 @@ impl GameFilter {
     /// (`need_report`) nor a `--dedupe` key. Without `need_report`, only the verdict is
     /// wanted: the replay stops as soon as the positions decide it (a `--reaches` position
     /// found, or out of reach), and `visitor` misses the rest. The stats cells a `--where`
-    /// reads are made into `columns` (given empty), for the command to reuse.
+    /// reads are made into `columns` (given empty), for the command to reuse; the tags a
+    /// tag-only `--where` decoded come back when there is no report to hold them.
     pub fn judge<V: PlyVisitor>(
         &self,
         raw: &RawGame,
@@ -144,7 +145,7 @@ impl GameFilter {
         visitor: &mut V,
         need_report: bool,
         columns: &mut Cells,
-    ) -> (Verdict, Option<GameReport>) {
+    ) -> (Verdict, Option<GameReport>, Option<Tags>) {
         // Tags a tag-only `--where` decoded are handed on to the replay, not decoded twice.
         let tags = (!self.before_replay.is_empty()).then(|| Tags::decode(raw, &options.decoder));
         let tags_pass = tags.as_ref().is_none_or(|tags| {
@@ -158,12 +159,14 @@ impl GameFilter {
         if !tags_pass || (self.after_replay.is_empty() && !replays_positions) {
             let selected = tags_pass != self.invert;
             if !selected || (self.dedupe.is_none() && !need_report) {
+                // The tags decoded, if any, go to the command (`standings` reads them).
                 return (
                     Verdict {
                         selected,
                         key: None,
                     },
                     None,
+                    tags,
                 );
             }
         }
@@ -193,7 +196,7 @@ impl GameFilter {
             (true, Some(by), Some(builder)) => Some(builder.finish(raw, &report, by)),
             _ => None,
         };
-        (Verdict { selected, key }, Some(report))
+        (Verdict { selected, key }, Some(report), None)
     }
 }
 
@@ -358,7 +361,11 @@ mod tests {
         raw: &RawGame,
         seen: &mut Positions,
         need_report: bool,
-    ) -> (super::Verdict, Option<crate::rules::GameReport>) {
+    ) -> (
+        super::Verdict,
+        Option<crate::rules::GameReport>,
+        Option<crate::rules::tags::Tags>,
+    ) {
         let options = ReplayOptions::default();
         filter.judge(raw, &options, seen, need_report, &mut Cells::default())
     }
@@ -367,7 +374,7 @@ mod tests {
     fn judge(where_: &str, invert: bool) -> (bool, u32, bool) {
         let (raw, filter) = game_and_filter(ELO_2000, where_args(where_), invert);
         let mut seen = Positions(0);
-        let (verdict, report) = judged(&filter, &raw, &mut seen, true);
+        let (verdict, report, _) = judged(&filter, &raw, &mut seen, true);
         let given = report.is_some() && verdict.selected;
         (verdict.selected, seen.0, given)
     }
@@ -376,7 +383,7 @@ mod tests {
     fn select(where_: &str, invert: bool) -> (bool, u32) {
         let (raw, filter) = game_and_filter(ELO_2000, where_args(where_), invert);
         let mut seen = Positions(0);
-        let (verdict, report) = judged(&filter, &raw, &mut seen, false);
+        let (verdict, report, _) = judged(&filter, &raw, &mut seen, false);
         assert_eq!(report.is_some(), seen.0 > 0);
         (verdict.selected, seen.0)
     }
@@ -393,6 +400,21 @@ mod tests {
         assert_eq!(select("plies > 2", false), (true, 4));
     }
 
+    /// A tag-only --where in a run without reports hands on the tags it decoded (for
+    /// `standings`, which reads only tags), and none where the replay's report has them.
+    #[test]
+    fn the_tags_a_tag_only_filter_decoded_are_handed_on() {
+        let (raw, filter) = game_and_filter(ELO_2000, where_args("WhiteElo >= 1500"), false);
+        let (verdict, report, tags) = judged(&filter, &raw, &mut Positions(0), false);
+        assert!(verdict.selected && report.is_none());
+        assert_eq!(
+            tags.map(|t| t.value("WhiteElo").to_string()),
+            Some("2000".into())
+        );
+        let (_, report, tags) = judged(&filter, &raw, &mut Positions(0), true);
+        assert!(report.is_some() && tags.is_none());
+    }
+
     /// (selected, positions replayed) of `pgn` under `--reaches fen`, without a report.
     fn reaches(pgn: &[u8], fen: &str, need_report: bool) -> (bool, u32) {
         let args = Filters {
@@ -401,7 +423,7 @@ mod tests {
         };
         let (raw, filter) = game_and_filter(pgn, args, false);
         let mut seen = Positions(0);
-        let (verdict, _) = judged(&filter, &raw, &mut seen, need_report);
+        let (verdict, _, _) = judged(&filter, &raw, &mut seen, need_report);
         (verdict.selected, seen.0)
     }
 
