@@ -9,8 +9,9 @@
 //! the file is the same at any thread count.
 
 use std::io::Write;
-use std::sync::Arc;
+use std::ops::Range;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use bytes::Bytes;
@@ -21,7 +22,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPrope
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
-use crate::record::{Json, Typed, Value};
+use crate::record::{CellSink, Cells, Decimal, Json};
 
 /// Rows of one row group at most.
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -32,7 +33,6 @@ pub const ROW_GROUP_BYTES: usize = 32 * 1024 * 1024;
 pub struct ParquetTable<W: Write + Send> {
     writer: SerializedFileWriter<W>,
     columns: Vec<Gathered>,
-    empty_string_is_null: bool,
     rows: usize,
     bytes: usize,
     /// `ROW_GROUP_ROWS`, smaller in tests.
@@ -50,6 +50,8 @@ type EncodedGroup = Vec<(Bytes, ColumnCloseResult)>;
 struct Encoding {
     columns: Vec<ColumnDescPtr>,
     properties: WriterPropertiesPtr,
+    /// Threads a group's columns are shared among (each column is encoded by one).
+    threads: usize,
 }
 
 /// Where full row groups are encoded.
@@ -75,11 +77,49 @@ impl Encoding {
     /// grows, so the two together hold little more than one group.
     fn encode(&self, columns: Vec<Gathered>) -> anyhow::Result<EncodedGroup> {
         self.check_width(columns.len())?;
-        columns
+        let threads = self.threads.min(columns.len());
+        if threads <= 1 {
+            return columns
+                .into_iter()
+                .zip(&self.columns)
+                .map(|(mut column, descr)| self.encode_column(&mut column, descr))
+                .collect();
+        }
+        // Columns are taken one at a time by whichever thread is free, and put back in
+        // their order: the group's bytes do not depend on who encoded what.
+        let queue = Mutex::new(columns.into_iter().zip(&self.columns).enumerate());
+        let mut encoded: Vec<(usize, anyhow::Result<(Bytes, ColumnCloseResult)>)> =
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            let mut done = Vec::new();
+                            loop {
+                                let next = match queue.lock() {
+                                    Ok(mut queue) => queue.next(),
+                                    Err(_) => None,
+                                };
+                                let Some((index, (mut column, descr))) = next else {
+                                    return done;
+                                };
+                                done.push((index, self.encode_column(&mut column, descr)));
+                            }
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|handle| handle.join().map_err(|_| stopped()))
+                    .collect::<anyhow::Result<Vec<_>>>()
+            })?
             .into_iter()
-            .zip(&self.columns)
-            .map(|(mut column, descr)| self.encode_column(&mut column, descr))
-            .collect()
+            .flatten()
+            .collect();
+        if encoded.len() != self.columns.len() {
+            return Err(stopped());
+        }
+        encoded.sort_unstable_by_key(|&(index, _)| index);
+        encoded.into_iter().map(|(_, column)| column).collect()
     }
 
     /// As `encode`, the cells' buffers emptied and kept, for the next group to be
@@ -162,8 +202,195 @@ fn stopped() -> anyhow::Error {
     anyhow::anyhow!("the Parquet encoding thread stopped")
 }
 
-/// A column's cells of the row group in progress: the values that are not null, and the
-/// definition level of every row (1: a value, 0: null).
+/// The rows of some records (one game's, as a worker encodes them), gathered column by
+/// column where they are made: a number stays a number, and the writer only appends
+/// each column to its row group's. A cell of another type than its column's is read from
+/// its text, as a CSV cell would be.
+#[derive(Debug)]
+pub struct Rows {
+    columns: Vec<Gathered>,
+    /// The column of the next cell.
+    next: usize,
+    /// Rows complete.
+    rows: usize,
+    empty_string_is_null: bool,
+    /// The first cell that could not be stored (a number out of INT64, a list that is
+    /// not JSON), reported when the rows are written.
+    error: Option<anyhow::Error>,
+}
+
+/// The columns of rows written and dropped, emptied, for the next rows of the same
+/// types: a game's rows then cost no allocation once the run has warmed up.
+static SPARE: Mutex<Vec<Vec<Gathered>>> = Mutex::new(Vec::new());
+
+/// Spare columns kept at most (a few per worker thread).
+const SPARE_KEPT: usize = 64;
+
+impl Rows {
+    /// No row yet, for columns of these types; room for `rows` rows.
+    pub fn new(
+        columns: impl Iterator<Item = Json> + Clone,
+        empty_string_is_null: bool,
+        rows: usize,
+    ) -> Rows {
+        let spare = SPARE.lock().ok().and_then(|mut spare| {
+            let fits = |kept: &Vec<Gathered>| {
+                kept.len() == columns.clone().count()
+                    && kept.iter().zip(columns.clone()).all(|(k, json)| k.is(json))
+            };
+            let at = spare.iter().position(fits)?;
+            Some(spare.swap_remove(at))
+        });
+        let mut columns: Vec<Gathered> = match spare {
+            Some(columns) => columns,
+            None => columns.map(Gathered::of).collect(),
+        };
+        for column in &mut columns {
+            column.reserve_rows(rows);
+        }
+        Rows {
+            columns,
+            next: 0,
+            rows: 0,
+            empty_string_is_null,
+            error: None,
+        }
+    }
+
+    /// Stores the next cell into its column, and moves on.
+    #[inline]
+    fn cell(&mut self, store: impl FnOnce(&mut Gathered, bool) -> anyhow::Result<()>) {
+        let index = self.next;
+        self.next += 1;
+        if self.next >= self.columns.len() {
+            self.next = 0;
+            self.rows += 1;
+        }
+        let empty_string_is_null = self.empty_string_is_null;
+        let stored = match self.columns.get_mut(index) {
+            Some(column) => store(column, empty_string_is_null),
+            None => Err(anyhow::anyhow!("a cell for no column")),
+        };
+        if let Err(err) = stored {
+            self.error.get_or_insert(err);
+        }
+    }
+
+    fn null(&mut self) {
+        self.cell(|column, empty_string_is_null| column.push(b"", empty_string_is_null));
+    }
+
+    /// A cell given as text where its column may hold another type.
+    #[cold]
+    fn as_text(&mut self, fill: impl FnOnce(&mut Cells)) {
+        let mut cells = Cells::default();
+        fill(&mut cells);
+        let text = cells.get(0).unwrap_or_default();
+        self.cell(|column, empty_string_is_null| {
+            column.push(text.as_bytes(), empty_string_is_null)
+        });
+    }
+}
+
+impl Drop for Rows {
+    /// The columns, emptied, are kept for the next rows.
+    fn drop(&mut self) {
+        let mut columns = std::mem::take(&mut self.columns);
+        if columns.is_empty() {
+            return;
+        }
+        for column in &mut columns {
+            column.clear();
+        }
+        if let Ok(mut spare) = SPARE.lock()
+            && spare.len() < SPARE_KEPT
+        {
+            spare.push(columns);
+        }
+    }
+}
+
+impl CellSink for Rows {
+    fn text(&mut self, value: &str) {
+        self.cell(|column, empty_string_is_null| match column {
+            Gathered::Text {
+                text,
+                ends,
+                defined,
+            } => {
+                if value.is_empty() && empty_string_is_null {
+                    defined.push(0);
+                } else {
+                    text.extend_from_slice(value.as_bytes());
+                    ends.push(text.len());
+                    defined.push(1);
+                }
+                Ok(())
+            }
+            other => other.push(value.as_bytes(), empty_string_is_null),
+        });
+    }
+    fn number(&mut self, value: impl Into<u64>) {
+        let n = value.into();
+        self.cell(|column, empty_string_is_null| column.push_unsigned(n, empty_string_is_null));
+    }
+    fn optional(&mut self, value: Option<impl Into<u64>>) {
+        match value {
+            Some(n) => self.number(n),
+            None => self.null(),
+        }
+    }
+    fn signed(&mut self, value: Option<i64>) {
+        match value {
+            None => self.null(),
+            Some(n) => match self.columns.get(self.next) {
+                Some(Gathered::Int { .. }) => {
+                    self.cell(|column, _| {
+                        if let Gathered::Int { values, defined } = column {
+                            push_one(values, defined, n);
+                        }
+                        Ok(())
+                    });
+                }
+                _ => self.as_text(|cells| cells.signed(Some(n))),
+            },
+        }
+    }
+    fn decimal(&mut self, value: Option<Decimal>) {
+        match value {
+            None => self.null(),
+            Some(d) => match self.columns.get(self.next) {
+                Some(Gathered::Double { .. }) => {
+                    self.cell(|column, _| {
+                        if let Gathered::Double { values, defined } = column {
+                            push_one(values, defined, d.to_f64());
+                        }
+                        Ok(())
+                    });
+                }
+                _ => self.as_text(|cells| cells.decimal(Some(d))),
+            },
+        }
+    }
+    fn bool(&mut self, value: bool) {
+        match self.columns.get(self.next) {
+            Some(Gathered::Bool { .. }) => self.cell(|column, _| {
+                if let Gathered::Bool { values, defined } = column {
+                    push_one(values, defined, value);
+                }
+                Ok(())
+            }),
+            _ => self.text(if value { "true" } else { "false" }),
+        }
+    }
+    fn list(&mut self, json_array: &str) {
+        self.text(json_array);
+    }
+}
+
+/// A column's cells of the row group in progress (or of a worker's rows): the values that
+/// are not null, and the definition level of every row (1: a value, 0: null).
+#[derive(Debug)]
 enum Gathered {
     Text {
         text: Vec<u8>,
@@ -278,170 +505,214 @@ impl Gathered {
         }
     }
 
-    /// Adds a column's typed cells; the bytes they hold (about). Cells all of the column's
-    /// type (or null) are stored in one loop; otherwise each goes through `push_value`.
-    fn push_values<'v>(
-        &mut self,
-        cells: impl Iterator<Item = &'v Value> + Clone,
-        typed: &Typed,
-        empty_string_is_null: bool,
-    ) -> anyhow::Result<usize> {
-        let fits = |value: &Value| match (&*self, value) {
-            (_, Value::Null)
-            | (Gathered::Text { .. }, Value::Text { .. })
-            | (Gathered::Int { .. }, Value::Signed(_))
-            | (Gathered::Unsigned { .. }, Value::Unsigned(_))
-            | (Gathered::Double { .. }, Value::Decimal(_))
-            | (Gathered::Bool { .. }, Value::Bool(_)) => true,
-            (Gathered::Int { .. }, Value::Unsigned(n)) => i64::try_from(*n).is_ok(),
+    /// Whether the column holds cells of type `json`.
+    fn is(&self, json: Json) -> bool {
+        match (self, json) {
+            (Gathered::List { element, .. }, Json::List(inner)) => match inner {
+                Json::List(_) => element.is(Json::String),
+                scalar => element.is(*scalar),
+            },
+            (Gathered::Text { .. }, Json::String)
+            | (Gathered::Int { .. }, Json::Number)
+            | (Gathered::Unsigned { .. }, Json::Unsigned)
+            | (Gathered::Double { .. }, Json::Decimal)
+            | (Gathered::Bool { .. }, Json::Bool) => true,
             _ => false,
-        };
-        if matches!(self, Gathered::List { .. }) || !cells.clone().all(fits) {
-            let mut bytes = 0;
-            for value in cells {
-                bytes += self.push_value(value, typed, empty_string_is_null)?;
-            }
-            return Ok(bytes);
         }
-        let mut bytes = 0;
+    }
+
+    /// No cell, the room kept.
+    fn clear(&mut self) {
         match self {
             Gathered::Text {
                 text,
                 ends,
                 defined,
             } => {
-                for value in cells {
-                    let cell = match *value {
-                        Value::Text { start, end } => typed.slice(start, end),
-                        _ => b"",
-                    };
-                    if cell.is_empty() && empty_string_is_null {
-                        defined.push(0);
-                    } else {
-                        text.extend_from_slice(cell);
-                        ends.push(text.len());
-                        defined.push(1);
-                    }
-                    bytes += cell.len();
-                }
-                return Ok(bytes);
+                text.clear();
+                ends.clear();
+                defined.clear();
             }
-            Gathered::Int { values, defined } => {
-                for value in cells {
-                    match *value {
-                        Value::Signed(n) => push_one(values, defined, n),
-                        Value::Unsigned(n) => push_one(values, defined, n.cast_signed()),
-                        _ => defined.push(0),
-                    }
-                    bytes += 8;
-                    bytes += 8;
-                }
-            }
-            Gathered::Unsigned { values, defined } => {
-                for value in cells {
-                    match *value {
-                        // The same 64 bits: UINT_64 tells a reader to read them unsigned.
-                        Value::Unsigned(n) => push_one(values, defined, n.cast_signed()),
-                        _ => defined.push(0),
-                    }
-                }
+            Gathered::Int { values, defined } | Gathered::Unsigned { values, defined } => {
+                values.clear();
+                defined.clear();
             }
             Gathered::Double { values, defined } => {
-                for value in cells {
-                    match *value {
-                        Value::Decimal(d) => push_one(values, defined, d.to_f64()),
-                        _ => defined.push(0),
-                    }
-                    bytes += 8;
-                }
+                values.clear();
+                defined.clear();
             }
             Gathered::Bool { values, defined } => {
-                for value in cells {
-                    match *value {
-                        Value::Bool(b) => push_one(values, defined, b),
-                        _ => defined.push(0),
-                    }
-                    bytes += 8;
-                }
+                values.clear();
+                defined.clear();
             }
-            Gathered::List { .. } => {}
+            Gathered::List { element, repeated } => {
+                repeated.clear();
+                element.clear();
+            }
         }
-        Ok(bytes)
     }
 
-    /// Adds one typed cell; the bytes it holds (about). A value of the column's type is
-    /// stored as it is; any other (text where a number is due, a list's JSON) is read from
-    /// its text as `push` reads it.
-    #[inline]
-    fn push_value(
-        &mut self,
-        value: &Value,
-        typed: &Typed,
-        empty_string_is_null: bool,
-    ) -> anyhow::Result<usize> {
+    /// Room for `rows` more rows (their values and levels; a list's, one element each).
+    fn reserve_rows(&mut self, rows: usize) {
         match self {
-            Gathered::Text {
-                text,
-                ends,
-                defined,
-            } => {
-                let cell = match *value {
-                    Value::Text { start, end } => typed.slice(start, end),
-                    Value::Null => b"",
-                    _ => return self.push_as_text(value, typed, empty_string_is_null),
-                };
-                if cell.is_empty() && empty_string_is_null {
-                    defined.push(0);
-                } else {
-                    text.extend_from_slice(cell);
-                    ends.push(text.len());
-                    defined.push(1);
-                }
-                return Ok(cell.len());
+            Gathered::Text { ends, defined, .. } => {
+                ends.reserve(rows);
+                defined.reserve(rows);
             }
-            Gathered::Int { values, defined } => match *value {
-                Value::Unsigned(n) => match i64::try_from(n) {
-                    Ok(n) => push_one(values, defined, n),
-                    Err(_) => anyhow::bail!("`{n}` is not an integer"),
-                },
-                Value::Signed(n) => push_one(values, defined, n),
-                Value::Null => defined.push(0),
-                _ => return self.push_as_text(value, typed, empty_string_is_null),
-            },
-            Gathered::Unsigned { values, defined } => match *value {
-                // The same 64 bits: UINT_64 tells a reader to read them unsigned.
-                Value::Unsigned(n) => {
-                    push_one(values, defined, i64::from_ne_bytes(n.to_ne_bytes()))
-                }
-                Value::Null => defined.push(0),
-                _ => return self.push_as_text(value, typed, empty_string_is_null),
-            },
-            Gathered::Double { values, defined } => match *value {
-                Value::Decimal(d) => push_one(values, defined, d.to_f64()),
-                Value::Null => defined.push(0),
-                _ => return self.push_as_text(value, typed, empty_string_is_null),
-            },
-            Gathered::Bool { values, defined } => match *value {
-                Value::Bool(b) => push_one(values, defined, b),
-                Value::Null => defined.push(0),
-                _ => return self.push_as_text(value, typed, empty_string_is_null),
-            },
-            Gathered::List { .. } => return self.push_as_text(value, typed, empty_string_is_null),
+            Gathered::Int { values, defined } | Gathered::Unsigned { values, defined } => {
+                values.reserve(rows);
+                defined.reserve(rows);
+            }
+            Gathered::Double { values, defined } => {
+                values.reserve(rows);
+                defined.reserve(rows);
+            }
+            Gathered::Bool { values, defined } => {
+                values.reserve(rows);
+                defined.reserve(rows);
+            }
+            Gathered::List { element, repeated } => {
+                repeated.reserve(rows);
+                element.reserve_rows(rows);
+            }
         }
-        Ok(8)
     }
 
-    /// A value read from its text (`push`): a list's JSON, or a cell pushed as text.
-    #[cold]
-    fn push_as_text(
+    /// The definition levels, read only.
+    fn levels(&self) -> &[i16] {
+        match self {
+            Gathered::Text { defined, .. }
+            | Gathered::Int { defined, .. }
+            | Gathered::Unsigned { defined, .. }
+            | Gathered::Double { defined, .. }
+            | Gathered::Bool { defined, .. } => defined,
+            Gathered::List { element, .. } => element.levels(),
+        }
+    }
+
+    /// An unsigned number: stored as it is in a column of numbers, else read from its
+    /// text as `push` reads it.
+    #[inline]
+    fn push_unsigned(&mut self, n: u64, empty_string_is_null: bool) -> anyhow::Result<()> {
+        match self {
+            Gathered::Int { values, defined } => match i64::try_from(n) {
+                Ok(n) => push_one(values, defined, n),
+                Err(_) => anyhow::bail!("`{n}` is not an integer"),
+            },
+            // The same 64 bits: UINT_64 tells a reader to read them unsigned.
+            Gathered::Unsigned { values, defined } => push_one(values, defined, n.cast_signed()),
+            _ => self.push(
+                itoa::Buffer::new().format(n).as_bytes(),
+                empty_string_is_null,
+            )?,
+        }
+        Ok(())
+    }
+
+    /// Appends rows `rows` of `other` (a column of the same type); the bytes they hold
+    /// (about): a text's length, 8 for any other value or null.
+    fn append(&mut self, other: &Gathered, rows: Range<usize>) -> anyhow::Result<usize> {
+        match (self, other) {
+            (
+                Gathered::List { element, repeated },
+                Gathered::List {
+                    element: theirs,
+                    repeated: their_repeated,
+                },
+            ) => {
+                // A row is its first element's level and those that repeat it.
+                let levels = row_levels(their_repeated, rows).ok_or_else(mismatch)?;
+                let added = their_repeated.get(levels.clone()).ok_or_else(mismatch)?;
+                repeated.extend_from_slice(added);
+                element.append_levels(theirs, levels, 3)
+            }
+            (scalar, theirs) => scalar.append_levels(theirs, rows, 1),
+        }
+    }
+
+    /// Appends the levels `levels` of `other` and the values they define (level
+    /// `value_level`).
+    fn append_levels(
         &mut self,
-        value: &Value,
-        typed: &Typed,
-        empty_string_is_null: bool,
+        other: &Gathered,
+        levels: Range<usize>,
+        value_level: i16,
     ) -> anyhow::Result<usize> {
-        let cell = typed.text_of(value);
-        self.push(cell.as_bytes(), empty_string_is_null)?;
-        Ok(cell.len())
+        let theirs = other.levels();
+        let added = theirs.get(levels.clone()).ok_or_else(mismatch)?;
+        let values = if levels.start == 0 && levels.end == theirs.len() {
+            // All of them (the common case): no need to count.
+            0..other.value_count()
+        } else {
+            let count = |levels: &[i16]| levels.iter().filter(|&&l| l == value_level).count();
+            let before = count(theirs.get(..levels.start).ok_or_else(mismatch)?);
+            before..before + count(added)
+        };
+        let bytes = match (self, other) {
+            (
+                Gathered::Text {
+                    text,
+                    ends,
+                    defined,
+                },
+                Gathered::Text {
+                    text: their_text,
+                    ends: their_ends,
+                    ..
+                },
+            ) => {
+                let end_of = |value: usize| match value.checked_sub(1) {
+                    None => Some(0),
+                    Some(last) => their_ends.get(last).copied(),
+                };
+                let start = end_of(values.start).ok_or_else(mismatch)?;
+                let end = end_of(values.end).ok_or_else(mismatch)?;
+                let base = text.len();
+                text.extend_from_slice(their_text.get(start..end).ok_or_else(mismatch)?);
+                let their_ends = their_ends.get(values).ok_or_else(mismatch)?;
+                ends.extend(their_ends.iter().map(|&e| e - start + base));
+                defined.extend_from_slice(added);
+                return Ok(end - start);
+            }
+            (
+                Gathered::Int {
+                    values: to,
+                    defined,
+                }
+                | Gathered::Unsigned {
+                    values: to,
+                    defined,
+                },
+                Gathered::Int { values: from, .. } | Gathered::Unsigned { values: from, .. },
+            ) => append_values(to, defined, from, values, added),
+            (
+                Gathered::Double {
+                    values: to,
+                    defined,
+                },
+                Gathered::Double { values: from, .. },
+            ) => append_values(to, defined, from, values, added),
+            (
+                Gathered::Bool {
+                    values: to,
+                    defined,
+                },
+                Gathered::Bool { values: from, .. },
+            ) => append_values(to, defined, from, values, added),
+            _ => None,
+        };
+        bytes.ok_or_else(mismatch)
+    }
+
+    /// How many values (not nulls) are held.
+    fn value_count(&self) -> usize {
+        match self {
+            Gathered::Text { ends, .. } => ends.len(),
+            Gathered::Int { values, .. } | Gathered::Unsigned { values, .. } => values.len(),
+            Gathered::Double { values, .. } => values.len(),
+            Gathered::Bool { values, .. } => values.len(),
+            Gathered::List { element, .. } => element.value_count(),
+        }
     }
 
     /// Adds one cell (its CSV text); an empty cell is null, except an empty string where
@@ -542,7 +813,6 @@ impl Gathered {
         writer: &mut ColumnWriter<'_>,
         repeated: Option<&[i16]>,
     ) -> anyhow::Result<()> {
-        let mismatch = || anyhow::anyhow!("a Parquet column of another type");
         match (self, writer) {
             (Gathered::List { element, repeated }, writer) => {
                 element.write_levels(writer, Some(repeated))?;
@@ -602,6 +872,44 @@ fn push_one<T>(values: &mut Vec<T>, defined: &mut Vec<i16>, value: T) {
     defined.push(1);
 }
 
+/// Appends `from`'s values `values` and their levels `levels`; the bytes they hold
+/// (about: 8 a level), or `None` where the ranges do not fit.
+fn append_values<T: Copy>(
+    to: &mut Vec<T>,
+    defined: &mut Vec<i16>,
+    from: &[T],
+    values: Range<usize>,
+    levels: &[i16],
+) -> Option<usize> {
+    to.extend_from_slice(from.get(values)?);
+    defined.extend_from_slice(levels);
+    Some(8 * levels.len())
+}
+
+/// The repetition levels of rows `rows` of a list column: each row starts at a level 0.
+fn row_levels(repeated: &[i16], rows: Range<usize>) -> Option<Range<usize>> {
+    if rows.start == 0 && rows.end == repeated.iter().filter(|&&r| r == 0).count() {
+        return Some(0..repeated.len());
+    }
+    let mut starts = repeated
+        .iter()
+        .enumerate()
+        .filter(|&(_, &r)| r == 0)
+        .map(|(at, _)| at)
+        .chain(std::iter::once(repeated.len()));
+    let start = starts.nth(rows.start)?;
+    let end = if rows.is_empty() {
+        start
+    } else {
+        starts.nth(rows.len() - 1)?
+    };
+    Some(start..end)
+}
+
+fn mismatch() -> anyhow::Error {
+    anyhow::anyhow!("a Parquet column of another type")
+}
+
 /// A scalar cell read from its text into `values`, or a null (an empty cell) into the
 /// definition levels only; `what` names the type in the error.
 fn push_parsed<T>(
@@ -642,6 +950,11 @@ fn parse_integer(cell: &[u8]) -> Option<i64> {
             .checked_add(i64::from(digit - b'0'))?;
     }
     Some(if negative { -value } else { value })
+}
+
+/// The path of a LIST column's elements.
+fn list_path(name: &str) -> Vec<String> {
+    vec![name.into(), "list".into(), "element".into()]
 }
 
 /// The Parquet type of a column: every column is optional (null where JSON lines write
@@ -691,7 +1004,6 @@ impl<W: Write + Send> ParquetTable<W> {
     pub fn new<'a>(
         out: W,
         columns: impl Iterator<Item = (&'a str, Json)>,
-        empty_string_is_null: bool,
     ) -> anyhow::Result<ParquetTable<W>> {
         let columns: Vec<(&str, Json)> = columns.collect();
         let fields = columns
@@ -710,7 +1022,7 @@ impl<W: Write + Send> ParquetTable<W> {
         for &(name, json) in &columns {
             let path = match json {
                 Json::String => vec![name.to_string()],
-                Json::List(Json::String) => vec![name.into(), "list".into(), "element".into()],
+                Json::List(Json::String) => list_path(name),
                 _ => continue,
             };
             properties = properties
@@ -720,7 +1032,7 @@ impl<W: Write + Send> ParquetTable<W> {
         for &(name, json) in &columns {
             let path = match json {
                 Json::Unsigned => vec![name.to_string()],
-                Json::List(Json::Unsigned) => vec![name.into(), "list".into(), "element".into()],
+                Json::List(Json::Unsigned) => list_path(name),
                 _ => continue,
             };
             properties = properties.set_column_dictionary_enabled(ColumnPath::new(path), false);
@@ -730,6 +1042,7 @@ impl<W: Write + Send> ParquetTable<W> {
         let encoding = Encoding {
             columns: writer.schema_descr().columns().to_vec(),
             properties: writer.properties().clone(),
+            threads: 1,
         };
         Ok(ParquetTable {
             writer,
@@ -737,7 +1050,6 @@ impl<W: Write + Send> ParquetTable<W> {
                 .iter()
                 .map(|&(_, json)| Gathered::of(json))
                 .collect(),
-            empty_string_is_null,
             rows: 0,
             bytes: 0,
             group_rows: ROW_GROUP_ROWS,
@@ -748,32 +1060,36 @@ impl<W: Write + Send> ParquetTable<W> {
     /// Full row groups are encoded on a thread of their own, while the next group is
     /// gathered: for runs with worker threads, whom a group encoded in line would keep
     /// waiting. The file's bytes are the same.
-    pub fn encode_ahead(&mut self) -> anyhow::Result<()> {
+    pub fn encode_ahead(&mut self, threads: usize) -> anyhow::Result<()> {
         if let Encoder::InLine(encoding) = &self.encoder {
-            self.encoder = Encoder::Ahead(Running::start(encoding.clone())?);
+            let encoding = Encoding {
+                threads,
+                ..encoding.clone()
+            };
+            self.encoder = Encoder::Ahead(Running::start(encoding)?);
         }
         Ok(())
     }
 
-    /// Adds the rows of `typed`, their cells in column order, row after row.
-    pub fn push_rows(&mut self, typed: &Typed) -> anyhow::Result<()> {
-        let width = self.columns.len();
-        let values = typed.values();
-        if width == 0 || !values.len().is_multiple_of(width) {
-            anyhow::bail!("{} cells for rows of {width} columns", values.len());
+    /// Adds the rows a worker gathered, column by column; a row group is full at
+    /// `group_rows` rows or `ROW_GROUP_BYTES` bytes, whichever comes first.
+    pub fn push_rows(&mut self, rows: &Rows) -> anyhow::Result<()> {
+        if let Some(err) = &rows.error {
+            anyhow::bail!("{err:#}");
         }
-        // The rows that fit in the group, column by column: one loop over a column's
-        // values of one type.
-        let mut rest = values;
-        while !rest.is_empty() {
+        let width = self.columns.len();
+        if width == 0 || rows.columns.len() != width || rows.next != 0 {
+            anyhow::bail!("cells that make no whole rows of {width} columns");
+        }
+        let mut done = 0;
+        while done < rows.rows {
             let room = self.group_rows.saturating_sub(self.rows).max(1);
-            let (now, later) = rest.split_at((rest.len() / width).min(room) * width);
-            for (index, column) in self.columns.iter_mut().enumerate() {
-                let cells = now.iter().skip(index).step_by(width);
-                self.bytes += column.push_values(cells, typed, self.empty_string_is_null)?;
+            let now = done..done + (rows.rows - done).min(room);
+            for (column, theirs) in self.columns.iter_mut().zip(&rows.columns) {
+                self.bytes += column.append(theirs, now.clone())?;
             }
-            self.rows += now.len() / width;
-            rest = later;
+            self.rows += now.len();
+            done = now.end;
             if self.rows >= self.group_rows || self.bytes >= ROW_GROUP_BYTES {
                 self.end_row_group()?;
             }
@@ -840,8 +1156,8 @@ fn append<W: Write + Send>(
 mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
-    use super::{ParquetTable, parse_integer};
-    use crate::record::{CellSink, Cells, Decimal, Json, Typed};
+    use super::{ParquetTable, Rows, parse_integer};
+    use crate::record::{CellSink, Cells, Decimal, Json};
     use parquet::file::reader::{FileReader, SerializedFileReader};
 
     /// The cells of row `row` of the test table, into any sink.
@@ -857,31 +1173,48 @@ mod tests {
             1 => cells.bool(false),
             _ => cells.optional(None::<u32>),
         }
+        cells.list(match row % 4 {
+            0 => "[1,2,3]",
+            1 => "[]",
+            2 => "",
+            _ => "[-4,null]",
+        });
+    }
+
+    const COLUMNS: [(&str, Json); 7] = [
+        ("name", Json::String),
+        ("n", Json::Number),
+        ("s", Json::Number),
+        ("k", Json::Unsigned),
+        ("t", Json::Decimal),
+        ("b", Json::Bool),
+        ("l", Json::List(&Json::Number)),
+    ];
+
+    /// No row yet, for the test table's columns.
+    fn rows() -> Rows {
+        Rows::new(COLUMNS.iter().map(|&(_, json)| json), true, 0)
     }
 
     /// A table of `rows` rows in row groups of 7 rows, encoded in line or ahead, its
-    /// cells pushed typed or as their text.
+    /// cells pushed typed (all rows at once: split across groups) or as their text (a
+    /// row at a time).
     fn table(rows: usize, ahead: bool, as_text: bool) -> Vec<u8> {
-        let columns = [
-            ("name", Json::String),
-            ("n", Json::Number),
-            ("s", Json::Number),
-            ("k", Json::Unsigned),
-            ("t", Json::Decimal),
-            ("b", Json::Bool),
-        ];
-        let mut table = ParquetTable::new(Vec::new(), columns.into_iter(), true).unwrap();
+        let mut table = ParquetTable::new(Vec::new(), COLUMNS.into_iter()).unwrap();
         table.group_rows = 7;
         if ahead {
-            table.encode_ahead().unwrap();
+            table.encode_ahead(3).unwrap();
         }
-        let mut typed = Typed::default();
+        let mut typed = self::rows();
         for row in 0..rows {
             if as_text {
                 let mut cells = Cells::default();
                 row_cells(row, &mut cells);
-                typed = Typed::of_text(&cells);
-                table.push_rows(&typed).unwrap();
+                let mut one = self::rows();
+                for cell in cells.iter() {
+                    one.text(cell);
+                }
+                table.push_rows(&one).unwrap();
             } else {
                 row_cells(row, &mut typed);
             }
@@ -913,19 +1246,19 @@ mod tests {
         let kept: Vec<bool> = (0..group.num_columns())
             .map(|i| group.column(i).statistics().is_some())
             .collect();
-        assert_eq!(kept, [false, true, true, true, true, true]);
+        assert_eq!(kept, [false, true, true, true, true, true, true]);
     }
 
     /// A row of another width is refused, not shifted into the next row's columns.
     #[test]
     fn a_row_of_another_width_is_refused() {
         let columns = [("a", Json::Number), ("b", Json::Number)];
-        let mut table = ParquetTable::new(Vec::new(), columns.into_iter(), true).unwrap();
-        let mut typed = Typed::default();
-        typed.number(1u32);
-        typed.number(2u32);
-        typed.number(3u32);
-        assert!(table.push_rows(&typed).is_err());
+        let mut table = ParquetTable::new(Vec::new(), columns.into_iter()).unwrap();
+        let mut rows = Rows::new(columns.iter().map(|&(_, json)| json), true, 0);
+        rows.number(1u32);
+        rows.number(2u32);
+        rows.number(3u32);
+        assert!(table.push_rows(&rows).is_err());
     }
 
     /// Row groups encoded on the encoding thread, one while the next is gathered, make

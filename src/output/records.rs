@@ -8,8 +8,9 @@ use std::cell::RefCell;
 use std::io::Write;
 
 use super::parquet::ParquetTable;
+use super::parquet::Rows;
 use super::sink::Format;
-use crate::record::{Cells, Json, Record, Typed};
+use crate::record::{CellSink, Cells, Json, Record};
 
 /// Writes records of one type in one format.
 pub struct RecordWriter<W: Write + Send> {
@@ -46,7 +47,6 @@ impl<W: Write + Send> RecordWriter<W> {
             Format::Parquet => Destination::Parquet(Box::new(ParquetTable::new(
                 out,
                 columns::<R>(Extra::Typed(extra)),
-                R::EMPTY_STRING_IS_NULL,
             )?)),
         };
         Ok(RecordWriter {
@@ -56,10 +56,11 @@ impl<W: Write + Send> RecordWriter<W> {
         })
     }
 
-    /// Parquet row groups encoded on a thread of their own (`SinkFormat::new` says when).
-    pub(super) fn encode_ahead(&mut self) -> anyhow::Result<()> {
+    /// Parquet row groups encoded apart, their columns shared among `threads` threads
+    /// (`SinkFormat::new` says when).
+    pub(super) fn encode_ahead(&mut self, threads: usize) -> anyhow::Result<()> {
         if let Destination::Parquet(table) = &mut self.out {
-            table.encode_ahead()?;
+            table.encode_ahead(threads)?;
         }
         Ok(())
     }
@@ -77,7 +78,7 @@ impl<W: Write + Send> RecordWriter<W> {
     pub fn write_encoded(&mut self, encoded: &Encoded) -> anyhow::Result<()> {
         match (&mut self.out, encoded) {
             (Destination::Text(out), Encoded::Text(bytes)) => out.write_all(bytes)?,
-            (Destination::Parquet(table), Encoded::Typed(typed)) => table.push_rows(typed)?,
+            (Destination::Parquet(table), Encoded::Rows(rows)) => table.push_rows(rows)?,
             _ => anyhow::bail!("records encoded for another format"),
         }
         Ok(())
@@ -104,7 +105,7 @@ enum Extra<'e> {
 }
 
 impl<'e> Extra<'e> {
-    fn columns(self) -> impl Iterator<Item = (&'e str, Json)> {
+    fn columns(self) -> impl Iterator<Item = (&'e str, Json)> + Clone {
         let (strings, typed): (&[String], &[(String, Json)]) = match self {
             Extra::Strings(names) => (names, &[]),
             Extra::Typed(columns) => (&[], columns),
@@ -112,17 +113,10 @@ impl<'e> Extra<'e> {
         let strings = strings.iter().map(|name| (name.as_str(), Json::String));
         strings.chain(typed.iter().map(|(name, json)| (name.as_str(), *json)))
     }
-
-    fn len(self) -> usize {
-        match self {
-            Extra::Strings(names) => names.len(),
-            Extra::Typed(columns) => columns.len(),
-        }
-    }
 }
 
 /// The columns of a record type, then the `extra` columns: names and JSON types.
-fn columns<'e, R: Record>(extra: Extra<'e>) -> impl Iterator<Item = (&'e str, Json)> {
+fn columns<'e, R: Record>(extra: Extra<'e>) -> impl Iterator<Item = (&'e str, Json)> + Clone {
     R::COLUMNS
         .iter()
         .map(|column| (column.name, column.json))
@@ -130,11 +124,11 @@ fn columns<'e, R: Record>(extra: Extra<'e>) -> impl Iterator<Item = (&'e str, Js
 }
 
 /// Records encoded on a worker: the bytes of CSV or JSON lines, or Parquet's typed cells,
-/// row after row.
+/// column by column.
 #[derive(Debug)]
 pub enum Encoded {
     Text(Vec<u8>),
-    Typed(Typed),
+    Rows(Rows),
 }
 
 impl Encoded {
@@ -142,7 +136,7 @@ impl Encoded {
     pub fn as_bytes(&self) -> Option<&[u8]> {
         match self {
             Encoded::Text(bytes) => Some(bytes),
-            Encoded::Typed(_) => None,
+            Encoded::Rows(_) => None,
         }
     }
 }
@@ -171,13 +165,11 @@ fn encode_extra<R: Record>(
 ) -> anyhow::Result<Encoded> {
     let records = records.into_iter();
     if format == Format::Parquet {
-        let mut typed = Typed::default();
-        let width = R::COLUMNS.len() + extra.len();
-        typed.values.reserve(records.size_hint().0 * width);
+        let mut rows = parquet_rows::<R>(extra, records.size_hint().0);
         for record in records {
-            record.cells(&mut typed);
+            record.cells(&mut rows);
         }
-        return Ok(Encoded::Typed(typed));
+        return Ok(Encoded::Rows(rows));
     }
     let mut out = Vec::new();
     for record in records {
@@ -196,11 +188,21 @@ pub fn encode_with<R: Record>(
     if format == Format::Parquet {
         let mut cells = Cells::default();
         fill(&mut cells);
-        return Ok(Encoded::Typed(Typed::of_text(&cells)));
+        let mut rows = parquet_rows::<R>(Extra::Strings(extra), 1);
+        for cell in cells.iter() {
+            rows.text(cell);
+        }
+        return Ok(Encoded::Rows(rows));
     }
     let mut out = Vec::new();
     encode_text::<R>(fill, format, Extra::Strings(extra), &mut out)?;
     Ok(Encoded::Text(out))
+}
+
+/// No Parquet row yet, for `R`'s columns and the `extra` ones; room for `rows` rows.
+fn parquet_rows<R: Record>(extra: Extra<'_>, rows: usize) -> Rows {
+    let types = columns::<R>(extra).map(|(_, json)| json);
+    Rows::new(types, R::EMPTY_STRING_IS_NULL, rows)
 }
 
 /// Appends one record as CSV or JSON lines to `out`, its cells written by `fill` into

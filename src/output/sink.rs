@@ -43,8 +43,9 @@ impl fmt::Display for Format {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SinkFormat {
     format: Format,
-    /// Parquet row groups encoded on a thread of their own (worker threads only).
-    encode_ahead: bool,
+    /// The worker threads: above 1, Parquet row groups are encoded apart, on as many
+    /// threads.
+    threads: usize,
 }
 
 impl SinkFormat {
@@ -52,14 +53,14 @@ impl SinkFormat {
     /// stderr.
     pub const TEXT: SinkFormat = SinkFormat {
         format: Format::Text,
-        encode_ahead: false,
+        threads: 1,
     };
 
     /// Parquet is binary: refused when the data goes to a terminal (it needs `-o FILE` or
-    /// a pipe). With worker threads (`threads` above 1) its row groups are encoded on a
-    /// thread of their own, so the workers do not wait while one is compressed
-    /// (`ParquetTable::encode_ahead`); `--threads 1` stays one thread. The bytes are the
-    /// same either way.
+    /// a pipe). With worker threads (`threads` above 1) its row groups are encoded apart,
+    /// each group's columns shared among as many threads, so the workers do not wait
+    /// while one is compressed (`ParquetTable::encode_ahead`); `--threads 1` stays one
+    /// thread. The bytes are the same either way.
     pub fn new(
         format: Format,
         data_on_terminal: bool,
@@ -68,10 +69,7 @@ impl SinkFormat {
         if format == Format::Parquet && data_on_terminal {
             anyhow::bail!("--format parquet writes a binary file: give -o FILE or pipe the output");
         }
-        Ok(SinkFormat {
-            format,
-            encode_ahead: threads > 1,
-        })
+        Ok(SinkFormat { format, threads })
     }
 
     /// The format checked.
@@ -122,8 +120,8 @@ impl SinkFormat {
         extra: &[(String, Json)],
     ) -> anyhow::Result<RecordWriter<W>> {
         let mut records = RecordWriter::new::<R>(out, self.format, extra)?;
-        if self.encode_ahead {
-            records.encode_ahead()?;
+        if self.threads > 1 {
+            records.encode_ahead(self.threads)?;
         }
         Ok(records)
     }
