@@ -21,6 +21,17 @@ pub fn position_key(pos: &Chess) -> u64 {
     hash.0
 }
 
+/// PolyGlot's key (shakmaty's `EnPassantMode::PseudoLegal`: an en passant square wherever
+/// a pawn stands ready to capture there, legal or not) of a position whose
+/// `position_key` is `key`: the two differ only in that square, so the replay's own key
+/// serves, and the full hash (about 235 instructions) is not made again.
+pub fn polyglot_key(key: u64, pos: &Chess) -> u64 {
+    match pos.pseudo_legal_ep_square() {
+        None => key,
+        ready => key ^ en_passant_key(legal_en_passant(pos)) ^ en_passant_key(ready),
+    }
+}
+
 /// `position_key` of the standard start position, worked out once.
 pub fn standard_start_key() -> u64 {
     static KEY: OnceLock<u64> = OnceLock::new();
@@ -185,6 +196,11 @@ impl DrawTracker {
 
     /// The key (`position_key`) of the position last recorded.
     pub fn key(&self) -> u64 {
+        self.last_key
+    }
+
+    /// `position_key` of the position last recorded.
+    pub fn last_key(&self) -> u64 {
         self.last_key
     }
 
@@ -394,7 +410,37 @@ mod tests {
     use shakmaty::san::San;
     use shakmaty::{CastlingMode, Chess, Position};
 
-    use super::{DrawTracker, position_key};
+    use super::{DrawTracker, polyglot_key, position_key};
+
+    /// PolyGlot's key made from the repetition key is shakmaty's pseudo-legal hash: with
+    /// no en passant square, with a legal capture, and with a capture a pin forbids
+    /// (where the two keys differ).
+    #[test]
+    fn polyglot_key_from_the_repetition_key() {
+        use shakmaty::EnPassantMode;
+        use shakmaty::zobrist::Zobrist64;
+        for (fen, keys_differ) in [
+            (
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+                false,
+            ),
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                false,
+            ),
+            ("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2", true),
+        ] {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let key = position_key(&pos);
+            let polyglot: Zobrist64 = pos.zobrist_hash(EnPassantMode::PseudoLegal);
+            assert_eq!(polyglot_key(key, &pos), polyglot.0, "{fen}");
+            assert_eq!(key != polyglot.0, keys_differ, "{fen}");
+        }
+    }
 
     /// Plays `moves` from `fen` (or the start) and checks the incremental key against a
     /// full hash after every move, the stretch against shakmaty's `is_irreversible`, and

@@ -14,6 +14,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use crate::pgn::{RawGame, TokenKind};
 use crate::rules::clocks::{self, MoveClock};
+use crate::rules::draw::polyglot_key;
 use crate::rules::fen::setup::start_position;
 use crate::rules::fen::style::{FenStyle, RankCache};
 use crate::rules::replay::annotations::{Eval, read_move_comment};
@@ -290,7 +291,10 @@ impl PlyVisitor for MoveLog {
             }
             None => 0..0,
         };
-        let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::PseudoLegal);
+        let key = match step.key {
+            Some(key) => polyglot_key(key, pos),
+            None => pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0,
+        };
         let fullmoves = u32::from(pos.fullmoves());
         self.moves.push(MoveFacts {
             ply,
@@ -310,7 +314,7 @@ impl PlyVisitor for MoveLog {
             to,
             check: matches!(step.san.last(), Some(b'+' | b'#')),
             mate: step.san.last() == Some(&b'#'),
-            key: key.0,
+            key,
             halfmove_clock: pos.halfmoves(),
             // The replay's own count (the draw rules'), not worked out again here.
             repetition: step.repetition,

@@ -491,10 +491,11 @@ impl Replay<'_> {
             };
             self.automatic_end = end.map(|t| (ply, t));
         }
-        let repetition = if self.options.judgement {
-            self.report.draws.current_count
+        let (repetition, key) = if self.options.judgement {
+            let draws = &self.report.draws;
+            (draws.current_count, Some(draws.last_key()))
         } else {
-            0
+            (0, None)
         };
         if standard.is_none() && written_suffix == actual_suffix {
             // The text is read here, not before the branch, so that a visitor that never
@@ -503,6 +504,7 @@ impl Replay<'_> {
                 m,
                 san: self.raw.token_text(token),
                 repetition,
+                key,
             };
             visitor.position(ply, Some(step), &self.pos);
         } else {
@@ -522,7 +524,12 @@ impl Replay<'_> {
                 None => {}
             }
             let san = san.as_bytes();
-            let step = PlyMove { m, san, repetition };
+            let step = PlyMove {
+                m,
+                san,
+                repetition,
+                key,
+            };
             visitor.position(ply, Some(step), &self.pos);
         }
     }

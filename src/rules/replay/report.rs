@@ -103,6 +103,8 @@ pub struct PlyMove<'a> {
     /// (the draw rules' count, FIDE 9.2.3's identity); 0 where the game is not judged
     /// (`ReplayOptions::judgement` off).
     pub repetition: u32,
+    /// The position's repetition key (`draw::position_key`), where the game is judged.
+    pub key: Option<u64>,
 }
 
 /// Sees every position of the main line as it is reached, with the move that reached it
