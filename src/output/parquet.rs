@@ -259,15 +259,22 @@ impl Rows {
         }
     }
 
-    /// Stores the next cell into its column, and moves on.
+    /// The index of the next cell's column; the cursor moves on.
     #[inline]
-    fn cell(&mut self, store: impl FnOnce(&mut Gathered, bool) -> anyhow::Result<()>) {
+    fn advance(&mut self) -> usize {
         let index = self.next;
         self.next += 1;
         if self.next >= self.columns.len() {
             self.next = 0;
             self.rows += 1;
         }
+        index
+    }
+
+    /// Stores the next cell into its column, and moves on.
+    #[inline]
+    fn cell(&mut self, store: impl FnOnce(&mut Gathered, bool) -> anyhow::Result<()>) {
+        let index = self.advance();
         let empty_string_is_null = self.empty_string_is_null;
         let stored = match self.columns.get_mut(index) {
             Some(column) => store(column, empty_string_is_null),
@@ -284,6 +291,19 @@ impl Rows {
             column.push_null(empty_string_is_null);
             Ok(())
         });
+    }
+
+    /// A value stored as it is where the next column holds its type (`slot` finds its
+    /// values there), else read from the text `text` writes.
+    #[inline]
+    fn typed<T>(&mut self, value: T, slot: Slot<T>, text: impl FnOnce(&mut Cells)) {
+        match self.columns.get_mut(self.next).and_then(slot) {
+            Some((values, defined)) => {
+                push_one(values, defined, value);
+                self.advance();
+            }
+            None => self.as_text(text),
+        }
     }
 
     /// A cell given as text where its column may hold another type.
@@ -349,50 +369,27 @@ impl CellSink for Rows {
     fn signed(&mut self, value: Option<i64>) {
         match value {
             None => self.null(),
-            Some(n) => match self.columns.get(self.next) {
-                Some(Gathered::Int { .. }) => {
-                    self.cell(|column, _| {
-                        if let Gathered::Int { values, defined } = column {
-                            push_one(values, defined, n);
-                        }
-                        Ok(())
-                    });
-                }
-                _ => self.as_text(|cells| cells.signed(Some(n))),
-            },
+            Some(n) => self.typed(n, Gathered::ints, |cells| cells.signed(Some(n))),
         }
     }
     fn decimal(&mut self, value: Option<Decimal>) {
         match value {
             None => self.null(),
-            Some(d) => match self.columns.get(self.next) {
-                Some(Gathered::Double { .. }) => {
-                    self.cell(|column, _| {
-                        if let Gathered::Double { values, defined } = column {
-                            push_one(values, defined, d.to_f64());
-                        }
-                        Ok(())
-                    });
-                }
-                _ => self.as_text(|cells| cells.decimal(Some(d))),
-            },
+            Some(d) => self.typed(d.to_f64(), Gathered::doubles, |cells| {
+                cells.decimal(Some(d));
+            }),
         }
     }
     fn bool(&mut self, value: bool) {
-        match self.columns.get(self.next) {
-            Some(Gathered::Bool { .. }) => self.cell(|column, _| {
-                if let Gathered::Bool { values, defined } = column {
-                    push_one(values, defined, value);
-                }
-                Ok(())
-            }),
-            _ => self.text(if value { "true" } else { "false" }),
-        }
+        self.typed(value, Gathered::bools, |cells| cells.bool(value));
     }
     fn list(&mut self, json_array: &str) {
         self.text(json_array);
     }
 }
+
+/// Where a column of `T` keeps its values and levels (`Gathered::ints` and its kin).
+type Slot<T> = fn(&mut Gathered) -> Option<(&mut Vec<T>, &mut Vec<i16>)>;
 
 /// A column's cells of the row group in progress (or of a worker's rows): the values that
 /// are not null, and the definition level of every row (1: a value, 0: null).
@@ -593,6 +590,30 @@ impl Gathered {
             | Gathered::Double { defined, .. }
             | Gathered::Bool { defined, .. } => defined,
             Gathered::List { element, .. } => element.levels(),
+        }
+    }
+
+    /// A column of signed integers' values and levels.
+    fn ints(&mut self) -> Option<(&mut Vec<i64>, &mut Vec<i16>)> {
+        match self {
+            Gathered::Int { values, defined } => Some((values, defined)),
+            _ => None,
+        }
+    }
+
+    /// A column of decimals' values and levels.
+    fn doubles(&mut self) -> Option<(&mut Vec<f64>, &mut Vec<i16>)> {
+        match self {
+            Gathered::Double { values, defined } => Some((values, defined)),
+            _ => None,
+        }
+    }
+
+    /// A column of booleans' values and levels.
+    fn bools(&mut self) -> Option<(&mut Vec<bool>, &mut Vec<i16>)> {
+        match self {
+            Gathered::Bool { values, defined } => Some((values, defined)),
+            _ => None,
         }
     }
 
