@@ -247,8 +247,11 @@ impl Rows {
             Some(columns) => columns,
             None => columns.map(Gathered::of).collect(),
         };
-        for column in &mut columns {
-            column.reserve_rows(rows);
+        // One row (a `stats` game) grows its columns as well as a reservation would.
+        if rows > 1 {
+            for column in &mut columns {
+                column.reserve_rows(rows);
+            }
         }
         Rows {
             columns,
@@ -670,7 +673,7 @@ impl Gathered {
                 // A row is its first element's level and those that repeat it.
                 let levels = row_levels(their_repeated, rows).ok_or_else(mismatch)?;
                 let added = their_repeated.get(levels.clone()).ok_or_else(mismatch)?;
-                repeated.extend_from_slice(added);
+                extend(repeated, added);
                 element.append_levels(theirs, levels, 3)
             }
             (scalar, theirs) => scalar.append_levels(theirs, rows, 1),
@@ -715,10 +718,10 @@ impl Gathered {
                 let start = end_of(values.start).ok_or_else(mismatch)?;
                 let end = end_of(values.end).ok_or_else(mismatch)?;
                 let base = text.len();
-                text.extend_from_slice(their_text.get(start..end).ok_or_else(mismatch)?);
+                extend(text, their_text.get(start..end).ok_or_else(mismatch)?);
                 let their_ends = their_ends.get(values).ok_or_else(mismatch)?;
                 ends.extend(their_ends.iter().map(|&e| e - start + base));
-                defined.extend_from_slice(added);
+                extend(defined, added);
                 return Ok(end - start);
             }
             (
@@ -928,9 +931,22 @@ fn append_values<T: Copy>(
     values: Range<usize>,
     levels: &[i16],
 ) -> Option<usize> {
-    to.extend_from_slice(from.get(values)?);
-    defined.extend_from_slice(levels);
+    extend(to, from.get(values)?);
+    extend(defined, levels);
     Some(8 * levels.len())
+}
+
+/// `to.extend_from_slice(from)`, without a call to `memcpy` for the few values of one
+/// game's row (`stats`: one row a game, in 60 columns).
+#[inline]
+fn extend<T: Copy>(to: &mut Vec<T>, from: &[T]) {
+    if from.len() <= 4 {
+        for &value in from {
+            to.push(value);
+        }
+    } else {
+        to.extend_from_slice(from);
+    }
 }
 
 /// The repetition levels of rows `rows` of a list column: each row starts at a level 0.
