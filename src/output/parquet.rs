@@ -228,6 +228,12 @@ static SPARE: Mutex<Vec<Vec<Gathered>>> = Mutex::new(Vec::new());
 /// Spare columns kept at most (a few per worker thread).
 const SPARE_KEPT: usize = 64;
 
+/// Columns that held more values (rows, or a list's elements) or text than this are not
+/// kept: one long game must not
+/// leave its room held for the rest of the run.
+const SPARE_ROWS: usize = 4096;
+const SPARE_TEXT: usize = 1 << 20;
+
 impl Rows {
     /// No row yet, for columns of these types; room for `rows` rows.
     pub fn new(
@@ -325,7 +331,7 @@ impl Drop for Rows {
     /// The columns, emptied, are kept for the next rows.
     fn drop(&mut self) {
         let mut columns = std::mem::take(&mut self.columns);
-        if columns.is_empty() {
+        if !worth_keeping(&columns) {
             return;
         }
         for column in &mut columns {
@@ -337,6 +343,14 @@ impl Drop for Rows {
             spare.push(columns);
         }
     }
+}
+
+/// Whether columns are small enough to be kept for the next rows (`SPARE_ROWS`,
+/// `SPARE_TEXT`).
+fn worth_keeping(columns: &[Gathered]) -> bool {
+    let text: usize = columns.iter().map(Gathered::text_len).sum();
+    let values = columns.iter().map(|c| c.levels().len()).max().unwrap_or(0);
+    !columns.is_empty() && values <= SPARE_ROWS && text <= SPARE_TEXT
 }
 
 impl CellSink for Rows {
@@ -1341,6 +1355,29 @@ mod tests {
             .collect();
         assert_eq!(delta, [false, true, true, false, false, false, true]);
         assert_eq!(dictionary, [true, false, false, false, true, false, false]);
+    }
+
+    /// A long game's columns (many rows, or much text) are not kept for the next rows:
+    /// their room would be held for the rest of the run.
+    #[test]
+    fn a_long_games_columns_are_not_kept() {
+        let sizes = |rows: usize, text: usize| {
+            let mut gathered = self::rows();
+            for row in 0..rows {
+                row_cells(row, &mut gathered);
+            }
+            let mut long = Rows::new([Json::String].into_iter(), true, 0);
+            long.text(&"x".repeat(text));
+            (
+                super::worth_keeping(&gathered.columns),
+                super::worth_keeping(&long.columns),
+            )
+        };
+        assert_eq!(sizes(100, 100), (true, true));
+        assert_eq!(
+            sizes(super::SPARE_ROWS + 1, super::SPARE_TEXT + 1),
+            (false, false)
+        );
     }
 
     /// A row of another width is refused, not shifted into the next row's columns.
