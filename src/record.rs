@@ -98,7 +98,8 @@ pub trait Record {
     const EMPTY_STRING_IS_NULL: bool;
 
     /// Pushes one cell per column, in the order of `COLUMNS`: to `Cells` (the text CSV
-    /// writes) or to Parquet's typed columns (`output::parquet::Rows`), by the same code.
+    /// writes) or to Parquet's typed values (`Typed`, or `output::parquet::Rows`), by the
+    /// same code.
     fn cells<S: CellSink>(&self, cells: &mut S);
 }
 
@@ -338,6 +339,98 @@ impl<R: Record> Record for &R {
 
     fn cells<S: CellSink>(&self, cells: &mut S) {
         (**self).cells(cells);
+    }
+}
+
+/// A cell as Parquet stores it, in a record's row (`Typed`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// An empty cell.
+    Null,
+    /// Text, at `start..end` of `Typed::text` (32 bits each, so that a value is 16
+    /// bytes: one game's rows of text are far below 4 GiB).
+    Text {
+        start: u32,
+        end: u32,
+    },
+    Unsigned(u64),
+    Signed(i64),
+    Decimal(Decimal),
+    Bool(bool),
+    /// A list as its JSON array text, at `start..end` of `Typed::text`.
+    List {
+        start: u32,
+        end: u32,
+    },
+}
+
+/// The cells of a few records as typed values, row after row, for Parquet: numbers stay
+/// numbers; only text (and a list's JSON text) is held as text. Two buffers whatever the
+/// columns: the writer sorts a `stats` game's one row into its columns
+/// (`output::parquet::Rows` holds many rows column by column instead).
+#[derive(Debug, Default)]
+pub struct Typed {
+    pub(crate) text: String,
+    pub(crate) values: Vec<Value>,
+}
+
+impl Typed {
+    /// Cells of rows as their text, typed by nothing: a column's reader parses them
+    /// (the cells a `--where` made for `stats`).
+    pub fn of_text(cells: &Cells) -> Typed {
+        let mut typed = Typed::default();
+        for cell in cells.iter() {
+            typed.text(cell);
+        }
+        typed
+    }
+
+    /// Appends a text; where it lies (a text past 4 GiB reads as empty).
+    fn push_text(&mut self, text: &str) -> (u32, u32) {
+        let start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
+        self.text.push_str(text);
+        let end = u32::try_from(self.text.len()).unwrap_or(start);
+        (start, end.max(start))
+    }
+
+    /// A text value's text.
+    #[inline]
+    pub fn str(&self, start: u32, end: u32) -> &str {
+        self.text
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
+    }
+
+    /// The values, row after row.
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+}
+
+impl CellSink for Typed {
+    fn text(&mut self, value: &str) {
+        let (start, end) = self.push_text(value);
+        self.values.push(Value::Text { start, end });
+    }
+    fn number(&mut self, value: impl Into<u64>) {
+        self.values.push(Value::Unsigned(value.into()));
+    }
+    fn optional(&mut self, value: Option<impl Into<u64>>) {
+        self.values
+            .push(value.map_or(Value::Null, |n| Value::Unsigned(n.into())));
+    }
+    fn signed(&mut self, value: Option<i64>) {
+        self.values.push(value.map_or(Value::Null, Value::Signed));
+    }
+    fn decimal(&mut self, value: Option<Decimal>) {
+        self.values.push(value.map_or(Value::Null, Value::Decimal));
+    }
+    fn bool(&mut self, value: bool) {
+        self.values.push(Value::Bool(value));
+    }
+    fn list(&mut self, json_array: &str) {
+        let (start, end) = self.push_text(json_array);
+        self.values.push(Value::List { start, end });
     }
 }
 

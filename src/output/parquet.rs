@@ -1,7 +1,7 @@
 //! `--format parquet`: the records of one type as one Parquet file, its schema made from
 //! the record type's columns (`record::Column`). Rows are gathered column by column and
 //! written as a row group, zstd-compressed, every `ROW_GROUP_ROWS` rows or
-//! `ROW_GROUP_BYTES` bytes of cell text, whichever comes first: what is held is at most
+//! `ROW_GROUP_BYTES` bytes of cells as held, whichever comes first: what is held is at most
 //! two row groups' cells (one gathered, one encoded), whatever the input. A row group's
 //! column chunks are encoded apart from the file and then appended to it, on a thread of
 //! their own when there are worker threads (`encode_ahead`): the workers need not wait
@@ -24,12 +24,15 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPrope
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
-use crate::record::{CellSink, Cells, Decimal, Json};
+use crate::record::{CellSink, Cells, Decimal, Json, Typed, Value};
 
 /// Rows of one row group at most.
 pub const ROW_GROUP_ROWS: usize = 65_536;
-/// Bytes of cell text (as CSV writes it) of one row group at most.
+/// Bytes of one row group's cells as they are held, at most (`HELD`).
 pub const ROW_GROUP_BYTES: usize = 32 * 1024 * 1024;
+
+/// The bytes a cell holds beside its text: its value or a text's end (8), its level (2).
+const HELD: usize = 10;
 
 /// One file being written: the cells of the row group in progress, by column.
 pub struct ParquetTable<W: Write + Send> {
@@ -40,6 +43,8 @@ pub struct ParquetTable<W: Write + Send> {
     /// `ROW_GROUP_ROWS`, smaller in tests.
     group_rows: usize,
     encoder: Encoder,
+    /// Whether an empty string cell is null (`Record::EMPTY_STRING_IS_NULL`).
+    empty_string_is_null: bool,
 }
 
 /// A row group's column chunks, each encoded (compressed pages) with its metadata,
@@ -225,13 +230,14 @@ pub struct Rows {
 /// types: a game's rows then cost no allocation once the run has warmed up.
 static SPARE: Mutex<Vec<Vec<Gathered>>> = Mutex::new(Vec::new());
 
-/// Spare columns kept at most (a few per worker thread).
+/// Spare columns kept at most: enough for the games between the workers that make rows
+/// and the writer that drops them.
 const SPARE_KEPT: usize = 64;
 
 /// Columns that held more values (rows, or a list's elements) or text than this are not
 /// kept: one long game must not
 /// leave its room held for the rest of the run.
-const SPARE_ROWS: usize = 4096;
+const SPARE_ROWS: usize = 1024;
 const SPARE_TEXT: usize = 1 << 20;
 
 impl Rows {
@@ -291,6 +297,20 @@ impl Rows {
         };
         if let Err(err) = stored {
             self.error.get_or_insert(err);
+        }
+    }
+
+    /// Adds one cell of `typed`, as `CellSink` adds it.
+    #[inline]
+    fn push_value(&mut self, value: &Value, typed: &Typed) {
+        match *value {
+            Value::Null => self.null(),
+            Value::Text { start, end } => self.text(typed.str(start, end)),
+            Value::List { start, end } => self.list(typed.str(start, end)),
+            Value::Unsigned(n) => self.number(n),
+            Value::Signed(n) => self.signed(Some(n)),
+            Value::Decimal(d) => self.decimal(Some(d)),
+            Value::Bool(b) => self.bool(b),
         }
     }
 
@@ -674,7 +694,7 @@ impl Gathered {
     }
 
     /// Appends rows `rows` of `other` (a column of the same type); the bytes they hold
-    /// (about): a text's length, 8 for any other value or null.
+    /// (about): a text's length, and `HELD` for each cell.
     fn append(&mut self, other: &Gathered, rows: Range<usize>) -> anyhow::Result<usize> {
         match (self, other) {
             (
@@ -736,7 +756,7 @@ impl Gathered {
                 let their_ends = their_ends.get(values).ok_or_else(mismatch)?;
                 ends.extend(their_ends.iter().map(|&e| e - start + base));
                 extend(defined, added);
-                return Ok(end - start);
+                return Ok(end - start + HELD * added.len());
             }
             (
                 Gathered::Int {
@@ -937,7 +957,7 @@ fn push_one<T>(values: &mut Vec<T>, defined: &mut Vec<i16>, value: T) {
 }
 
 /// Appends `from`'s values `values` and their levels `levels`; the bytes they hold
-/// (about: 8 a level), or `None` where the ranges do not fit.
+/// (about: `HELD` a level), or `None` where the ranges do not fit.
 fn append_values<T: Copy>(
     to: &mut Vec<T>,
     defined: &mut Vec<i16>,
@@ -947,7 +967,7 @@ fn append_values<T: Copy>(
 ) -> Option<usize> {
     extend(to, from.get(values)?);
     extend(defined, levels);
-    Some(8 * levels.len())
+    Some(HELD * levels.len())
 }
 
 /// `to.extend_from_slice(from)`, without a call to `memcpy` for the few values of one
@@ -1081,6 +1101,7 @@ impl<W: Write + Send> ParquetTable<W> {
     pub fn new<'a>(
         out: W,
         columns: impl Iterator<Item = (&'a str, Json)>,
+        empty_string_is_null: bool,
     ) -> anyhow::Result<ParquetTable<W>> {
         let columns: Vec<(&str, Json)> = columns.collect();
         let fields = columns
@@ -1140,6 +1161,7 @@ impl<W: Write + Send> ParquetTable<W> {
             bytes: 0,
             group_rows: ROW_GROUP_ROWS,
             encoder: Encoder::InLine(encoding),
+            empty_string_is_null,
         })
     }
 
@@ -1153,6 +1175,44 @@ impl<W: Write + Send> ParquetTable<W> {
                 ..encoding.clone()
             };
             self.encoder = Encoder::Ahead(Running::start(encoding)?);
+        }
+        Ok(())
+    }
+
+    /// Adds the rows of `typed` (a few records' cells, row after row), each cell straight
+    /// into its column of the group.
+    pub fn push_typed(&mut self, typed: &Typed) -> anyhow::Result<()> {
+        let width = self.columns.len();
+        let values = typed.values();
+        if width == 0 || !values.len().is_multiple_of(width) {
+            anyhow::bail!("{} cells for rows of {width} columns", values.len());
+        }
+        for row in values.chunks(width) {
+            // The group's columns, lent for one row to the cell pushing of `Rows`.
+            let mut group = Rows {
+                columns: std::mem::take(&mut self.columns),
+                next: 0,
+                rows: 0,
+                empty_string_is_null: self.empty_string_is_null,
+                error: None,
+            };
+            let mut bytes = HELD * width;
+            for value in row {
+                if let Value::Text { start, end } | Value::List { start, end } = *value {
+                    bytes += end.saturating_sub(start) as usize;
+                }
+                group.push_value(value, typed);
+            }
+            let error = group.error.take();
+            self.columns = std::mem::take(&mut group.columns);
+            if let Some(err) = error {
+                return Err(err);
+            }
+            self.rows += 1;
+            self.bytes += bytes;
+            if self.rows >= self.group_rows || self.bytes >= ROW_GROUP_BYTES {
+                self.end_row_group()?;
+            }
         }
         Ok(())
     }
@@ -1243,7 +1303,7 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
     use super::{ParquetTable, Rows, parse_integer};
-    use crate::record::{CellSink, Cells, Decimal, Json};
+    use crate::record::{CellSink, Cells, Decimal, Json, Typed};
     use parquet::file::reader::{FileReader, SerializedFileReader};
 
     /// The cells of row `row` of the test table, into any sink.
@@ -1286,7 +1346,7 @@ mod tests {
     /// cells pushed typed (all rows at once: split across groups) or as their text (a
     /// row at a time).
     fn table(rows: usize, ahead: bool, as_text: bool) -> Vec<u8> {
-        let mut table = ParquetTable::new(Vec::new(), COLUMNS.into_iter()).unwrap();
+        let mut table = ParquetTable::new(Vec::new(), COLUMNS.into_iter(), true).unwrap();
         table.group_rows = 7;
         if ahead {
             table.encode_ahead(3).unwrap();
@@ -1309,6 +1369,32 @@ mod tests {
             table.push_rows(&typed).unwrap();
         }
         table.finish().unwrap()
+    }
+
+    /// A table of `rows` rows in row groups of 7 rows, each row's cells handed to the
+    /// writer row after row (`Typed`: a `stats` game's one row).
+    fn table_of_typed_rows(rows: usize) -> Vec<u8> {
+        let mut table = ParquetTable::new(Vec::new(), COLUMNS.into_iter(), true).unwrap();
+        table.group_rows = 7;
+        for row in 0..rows {
+            let mut typed = Typed::default();
+            row_cells(row, &mut typed);
+            table.push_typed(&typed).unwrap();
+        }
+        table.finish().unwrap()
+    }
+
+    /// A row handed over as `Typed` cells makes the file that the same rows gathered into
+    /// columns make, byte for byte.
+    #[test]
+    fn typed_rows_are_gathered_rows() {
+        for rows in [0, 1, 8, 100] {
+            assert_eq!(
+                table_of_typed_rows(rows),
+                table(rows, false, false),
+                "{rows} rows"
+            );
+        }
     }
 
     /// Typed cells make the file their text, parsed by the columns' types, makes: the
@@ -1384,7 +1470,7 @@ mod tests {
     #[test]
     fn a_row_of_another_width_is_refused() {
         let columns = [("a", Json::Number), ("b", Json::Number)];
-        let mut table = ParquetTable::new(Vec::new(), columns.into_iter()).unwrap();
+        let mut table = ParquetTable::new(Vec::new(), columns.into_iter(), true).unwrap();
         let mut rows = Rows::new(columns.iter().map(|&(_, json)| json), true, 0);
         rows.number(1u32);
         rows.number(2u32);
