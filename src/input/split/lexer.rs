@@ -133,6 +133,18 @@ fn lex_word(
     let bytes = line.bytes;
     // A word: a move, a move number, a result or a glyph.
     let rest = bytes.get(i..).unwrap_or_default();
+    // A move number (`12.`, `12...`, glued `1.e4`) before the word's end is looked for:
+    // digits and periods never end a word, so they are the same bytes as in the word, and
+    // a third of the words are move numbers.
+    if cls & DIGIT != 0 {
+        let digits = rest
+            .iter()
+            .position(|&b| class(b) & DIGIT == 0)
+            .unwrap_or(rest.len());
+        if rest.get(digits) == Some(&b'.') {
+            return move_number(st, out, line, i, digits);
+        }
+    }
     let len = word_len(rest);
     // Cut from `rest` directly: a `Span` would convert both ends to u32 and back, for
     // every word of the movetext.
@@ -145,29 +157,11 @@ fn lex_word(
         return Lexed::At(past_one_space(bytes, i + len));
     }
     let kind = if cls & DIGIT != 0 {
+        // Digits followed by a period were a move number (above).
         let digits = word
             .iter()
             .position(|&b| class(b) & DIGIT == 0)
             .unwrap_or(len);
-        // A move number glued to its move (`1.e4`, `12...Nf6`) is split off.
-        if word.get(digits) == Some(&b'.') {
-            let dots = word
-                .get(digits..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|&&b| b == b'.')
-                .count();
-            let stop = i + digits + dots;
-            push(
-                out.tokens,
-                st.limit_hit,
-                line,
-                TokenKind::MoveNumber,
-                i,
-                stop,
-            );
-            return Lexed::At(past_one_space(bytes, stop));
-        }
         match word {
             b"1-0" | b"0-1" | b"1/2-1/2" => TokenKind::Result,
             _ if digits == len => TokenKind::MoveNumber,
@@ -218,6 +212,35 @@ fn lex_word(
         }
     }
     Lexed::At(i)
+}
+
+/// The move number at `i`: `digits` digits, then its periods. One glued to its move
+/// (`1.e4`, `12...Nf6`) is split off.
+#[inline(always)]
+fn move_number(
+    st: &mut Builder,
+    out: &mut Out<'_>,
+    line: LexLine<'_>,
+    i: usize,
+    digits: usize,
+) -> Lexed {
+    let bytes = line.bytes;
+    let dots = bytes
+        .get(i + digits..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&b| b == b'.')
+        .count();
+    let stop = i + digits + dots;
+    push(
+        out.tokens,
+        st.limit_hit,
+        line,
+        TokenKind::MoveNumber,
+        i,
+        stop,
+    );
+    Lexed::At(past_one_space(bytes, stop))
 }
 
 /// Where lexing goes on after a move or a move number that ends at `at`: past the one
