@@ -137,12 +137,13 @@ fn lex_word(
     // digits and periods never end a word, so they are the same bytes as in the word, and
     // a third of the words are move numbers.
     if cls & DIGIT != 0 {
-        let digits = rest
-            .iter()
-            .position(|&b| class(b) & DIGIT == 0)
-            .unwrap_or(rest.len());
-        if rest.get(digits) == Some(&b'.') {
-            return move_number(st, out, line, i, digits);
+        // `c` is the first digit; the class table's digits are the ASCII ones.
+        let mut end = i + 1;
+        while bytes.get(end).is_some_and(u8::is_ascii_digit) {
+            end += 1;
+        }
+        if bytes.get(end) == Some(&b'.') {
+            return move_number(st, out, line, i, end);
         }
     }
     let len = word_len(rest);
@@ -214,24 +215,21 @@ fn lex_word(
     Lexed::At(i)
 }
 
-/// The move number at `i`: `digits` digits, then its periods. One glued to its move
-/// (`1.e4`, `12...Nf6`) is split off.
+/// The move number at `i`: its digits, then the periods from `dot` on. One glued to its
+/// move (`1.e4`, `12...Nf6`) is split off.
 #[inline(always)]
 fn move_number(
     st: &mut Builder,
     out: &mut Out<'_>,
     line: LexLine<'_>,
     i: usize,
-    digits: usize,
+    dot: usize,
 ) -> Lexed {
     let bytes = line.bytes;
-    let dots = bytes
-        .get(i + digits..)
-        .unwrap_or_default()
-        .iter()
-        .take_while(|&&b| b == b'.')
-        .count();
-    let stop = i + digits + dots;
+    let mut stop = dot + 1;
+    while bytes.get(stop) == Some(&b'.') {
+        stop += 1;
+    }
     push(
         out.tokens,
         st.limit_hit,
