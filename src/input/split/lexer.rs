@@ -33,9 +33,17 @@ fn push(
     stop: usize,
 ) {
     if !limit_hit {
+        let (start, stop) = (line.base + start, line.base + stop);
+        // A game's bytes stop at the size limit (`Limits`, 8 MiB), far below `u32::MAX`:
+        // the casts cut nothing, where `Span::new`'s saturating conversions cost 4
+        // instructions a token.
+        debug_assert!(u32::try_from(stop).is_ok(), "a token ends at byte {stop}");
         tokens.push(Token {
             kind,
-            span: Span::new(line.base + start, line.base + stop),
+            span: Span {
+                start: start as u32,
+                end: stop as u32,
+            },
             line: line.offset,
         });
     }
