@@ -488,10 +488,12 @@ impl Replay<'_> {
                 Some(Termination::FivefoldRepetition)
             } else if clock >= 150 && actual_suffix != Some(Suffix::Checkmate) {
                 Some(Termination::SeventyFiveMoves)
-            } else if (ply == 1 || m.is_capture() || m.is_promotion())
+            } else if (ply == 1 || (clock == 0 && (m.is_capture() || m.is_promotion())))
                 && self.pos.is_insufficient_material()
             {
                 // Only a capture or a promotion changes the material (a FEN may start dead).
+                // Both restart the halfmove clock, already at hand: most moves do not, and
+                // skip reading the move (some 8 instructions).
                 Some(Termination::InsufficientMaterial)
             } else {
                 None
