@@ -235,10 +235,12 @@ impl DrawTracker {
         self.en_passant = legal_en_passant(after);
         let key = match move_key(m, mover) {
             Some(moved) => {
-                let mut key = self.last_key
-                    ^ moved
-                    ^ en_passant_key(en_passant_before)
-                    ^ en_passant_key(self.en_passant);
+                let mut key = self.last_key ^ moved;
+                // Most positions have no en passant square, before the move or after it:
+                // both looked up only when one has (some 5 instructions a move).
+                if en_passant_before.is_some() || self.en_passant.is_some() {
+                    key ^= en_passant_key(en_passant_before) ^ en_passant_key(self.en_passant);
+                }
                 if rights_after != rights {
                     let castling = castling_key(after);
                     key ^= self.castling_key ^ castling;

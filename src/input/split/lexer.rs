@@ -33,9 +33,17 @@ fn push(
     stop: usize,
 ) {
     if !limit_hit {
+        let (start, stop) = (line.base + start, line.base + stop);
+        // A game's bytes stop at the size limit (`Limits`, 8 MiB), far below `u32::MAX`:
+        // the casts cut nothing, where `Span::new`'s saturating conversions cost 4
+        // instructions a token.
+        debug_assert!(u32::try_from(stop).is_ok(), "a token ends at byte {stop}");
         tokens.push(Token {
             kind,
-            span: Span::new(line.base + start, line.base + stop),
+            span: Span {
+                start: start as u32,
+                end: stop as u32,
+            },
             line: line.offset,
         });
     }
@@ -133,6 +141,19 @@ fn lex_word(
     let bytes = line.bytes;
     // A word: a move, a move number, a result or a glyph.
     let rest = bytes.get(i..).unwrap_or_default();
+    // A move number (`12.`, `12...`, glued `1.e4`) before the word's end is looked for:
+    // digits and periods never end a word, so they are the same bytes as in the word, and
+    // a third of the words are move numbers.
+    if cls & DIGIT != 0 {
+        // `c` is the first digit; the class table's digits are the ASCII ones.
+        let mut end = i + 1;
+        while bytes.get(end).is_some_and(u8::is_ascii_digit) {
+            end += 1;
+        }
+        if bytes.get(end) == Some(&b'.') {
+            return move_number(st, out, line, i, end);
+        }
+    }
     let len = word_len(rest);
     // Cut from `rest` directly: a `Span` would convert both ends to u32 and back, for
     // every word of the movetext.
@@ -145,29 +166,11 @@ fn lex_word(
         return Lexed::At(past_one_space(bytes, i + len));
     }
     let kind = if cls & DIGIT != 0 {
+        // Digits followed by a period were a move number (above).
         let digits = word
             .iter()
             .position(|&b| class(b) & DIGIT == 0)
             .unwrap_or(len);
-        // A move number glued to its move (`1.e4`, `12...Nf6`) is split off.
-        if word.get(digits) == Some(&b'.') {
-            let dots = word
-                .get(digits..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|&&b| b == b'.')
-                .count();
-            let stop = i + digits + dots;
-            push(
-                out.tokens,
-                st.limit_hit,
-                line,
-                TokenKind::MoveNumber,
-                i,
-                stop,
-            );
-            return Lexed::At(past_one_space(bytes, stop));
-        }
         match word {
             b"1-0" | b"0-1" | b"1/2-1/2" => TokenKind::Result,
             _ if digits == len => TokenKind::MoveNumber,
@@ -218,6 +221,32 @@ fn lex_word(
         }
     }
     Lexed::At(i)
+}
+
+/// The move number at `i`: its digits, then the periods from `dot` on. One glued to its
+/// move (`1.e4`, `12...Nf6`) is split off.
+#[inline(always)]
+fn move_number(
+    st: &mut Builder,
+    out: &mut Out<'_>,
+    line: LexLine<'_>,
+    i: usize,
+    dot: usize,
+) -> Lexed {
+    let bytes = line.bytes;
+    let mut stop = dot + 1;
+    while bytes.get(stop) == Some(&b'.') {
+        stop += 1;
+    }
+    push(
+        out.tokens,
+        st.limit_hit,
+        line,
+        TokenKind::MoveNumber,
+        i,
+        stop,
+    );
+    Lexed::At(past_one_space(bytes, stop))
 }
 
 /// Where lexing goes on after a move or a move number that ends at `at`: past the one

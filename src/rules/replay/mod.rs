@@ -279,7 +279,7 @@ impl Replay<'_> {
                     }
                 }
                 TokenKind::VariationEnd => depth = depth.saturating_sub(1),
-                TokenKind::Word if depth == 0 => match self.play_token(i, visitor) {
+                TokenKind::Word if depth == 0 => match self.play_token(i, token, visitor) {
                     Some(_) if visitor.decided() => break,
                     Some(extra) => i += extra,
                     None => {
@@ -366,15 +366,22 @@ impl Replay<'_> {
         }
     }
 
-    /// Plays the move token at `index`, or reports why it cannot be played. Returns the
+    /// Plays the move `token`, at `index`, or reports why it cannot be played. Returns the
     /// number of following tokens it took in (`e8 (Q)`, `exd6 e.p.`), `None` on an error.
     /// (Inlined into the one loop that calls it: as a call, saving and restoring its
-    /// registers cost 16 instructions a move.)
+    /// registers cost 16 instructions a move. The loop hands the token on: looked up again
+    /// by its index here and in `plain_move`, it cost 8 instructions a move.)
     #[inline(always)]
-    fn play_token(&mut self, index: usize, visitor: &mut impl PlyVisitor) -> Option<usize> {
+    fn play_token(
+        &mut self,
+        index: usize,
+        token: &Token,
+        visitor: &mut impl PlyVisitor,
+    ) -> Option<usize> {
         let raw = self.raw;
-        let token = raw.tokens.get(index)?;
-        if let Some((m, suffix)) = plain_move(&self.pos, self.in_check, raw, index, self.options) {
+        if let Some((m, suffix)) =
+            plain_move(&self.pos, self.in_check, raw, index, token, self.options)
+        {
             self.play(m, suffix, None, token, visitor);
             return Some(0);
         }
@@ -481,10 +488,12 @@ impl Replay<'_> {
                 Some(Termination::FivefoldRepetition)
             } else if clock >= 150 && actual_suffix != Some(Suffix::Checkmate) {
                 Some(Termination::SeventyFiveMoves)
-            } else if (ply == 1 || m.is_capture() || m.is_promotion())
+            } else if (ply == 1 || (clock == 0 && (m.is_capture() || m.is_promotion())))
                 && self.pos.is_insufficient_material()
             {
                 // Only a capture or a promotion changes the material (a FEN may start dead).
+                // Both restart the halfmove clock, already at hand: most moves do not, and
+                // skip reading the move (some 8 instructions).
                 Some(Termination::InsufficientMaterial)
             } else {
                 None

@@ -134,7 +134,9 @@ pub fn resolve(pos: &Chess, in_check: bool, san: San) -> Option<Move> {
     if us.contains(to) || board.occupied().contains(to) != capture {
         return None; // shakmaty explains (an en passant capture goes there too)
     }
-    let king = board.king_of(turn)?;
+    // The first king: a legal position has one a side (`king_of` also tests that there
+    // is no second, 4 instructions a move).
+    let king = (board.kings() & us).first()?;
     let them = !turn;
     let occupied = board.occupied();
     if in_check && role != Role::King {

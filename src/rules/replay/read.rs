@@ -13,21 +13,21 @@ use crate::rules::findings::Code;
 
 /// The legal path: a plain standard SAN (no origin rank, no promotion) that names one
 /// legal move, with nothing after it that belongs to it (`(Q)`, `e.p.`). Everything else
-/// goes through `read_move`.
+/// goes through `read_move`. `token` is the one at `index`.
 #[inline(always)]
 pub(super) fn plain_move(
     pos: &Chess,
     in_check: bool,
     raw: &RawGame,
     index: usize,
+    token: &Token,
     options: &ReplayOptions,
 ) -> Option<(Move, Option<Suffix>)> {
     if options.piece_letters.is_some() {
         return None;
     }
-    let tokens = &raw.tokens;
-    let text = raw.token_text(tokens.get(index)?);
-    if let Some(next) = tokens.get(index + 1)
+    let text = raw.token_text(token);
+    if let Some(next) = raw.tokens.get(index + 1)
         && (next.kind == TokenKind::VariationStart
             || (text.get(1) == Some(&b'x') && is_en_passant_mark(raw, next)))
     {
