@@ -10,7 +10,7 @@ use std::io::Write;
 use super::parquet::ParquetTable;
 use super::parquet::Rows;
 use super::sink::Format;
-use crate::record::{Cells, Json, Record, Typed};
+use crate::record::{CellSink, Cells, Json, Record, Typed};
 
 /// Writes records of one type in one format.
 pub struct RecordWriter<W: Write + Send> {
@@ -177,17 +177,11 @@ fn encode_extra<R: Record>(
     if format == Format::Parquet {
         let many = records.size_hint().0;
         if many >= COLUMNS_FROM {
-            let mut rows = parquet_rows::<R>(extra, many);
-            for record in records {
-                record.cells(&mut rows);
-            }
-            return Ok(Encoded::Rows(rows));
+            let types = columns::<R>(extra).map(|(_, json)| json);
+            let rows = Rows::new(types, R::EMPTY_STRING_IS_NULL, many);
+            return Ok(Encoded::Rows(cells_of(records, rows)));
         }
-        let mut typed = Typed::default();
-        for record in records {
-            record.cells(&mut typed);
-        }
-        return Ok(Encoded::Typed(typed));
+        return Ok(Encoded::Typed(cells_of(records, Typed::default())));
     }
     let mut out = Vec::new();
     for record in records {
@@ -213,10 +207,12 @@ pub fn encode_with<R: Record>(
     Ok(Encoded::Text(out))
 }
 
-/// No Parquet row yet, for `R`'s columns and the `extra` ones; room for `rows` rows.
-fn parquet_rows<R: Record>(extra: Extra<'_>, rows: usize) -> Rows {
-    let types = columns::<R>(extra).map(|(_, json)| json);
-    Rows::new(types, R::EMPTY_STRING_IS_NULL, rows)
+/// `records`' cells pushed into `sink`, record after record.
+fn cells_of<R: Record, S: CellSink>(records: impl Iterator<Item = R>, mut sink: S) -> S {
+    for record in records {
+        record.cells(&mut sink);
+    }
+    sink
 }
 
 /// Appends one record as CSV or JSON lines to `out`, its cells written by `fill` into
