@@ -49,7 +49,10 @@ pub struct ParquetTable<W: Write + Send> {
 
 /// A row group's column chunks, each encoded (compressed pages) with its metadata,
 /// ready to be appended to the file.
-type EncodedGroup = Vec<(Bytes, ColumnCloseResult)>;
+type EncodedGroup = Vec<EncodedChunk>;
+
+/// A column chunk encoded (compressed pages) with its metadata.
+type EncodedChunk = (Bytes, ColumnCloseResult);
 
 /// What a row group's columns are encoded with: the file's column descriptors and
 /// properties, so that an encoded chunk is what the file writer would have made.
@@ -72,30 +75,29 @@ enum Encoder {
 /// The encoding thread: it takes a group's cells and hands back the group encoded.
 struct Running {
     send: SyncSender<Vec<Gathered>>,
-    receive: Receiver<anyhow::Result<EncodedGroup>>,
+    /// A group encoded, and its columns emptied for the next group.
+    receive: Receiver<anyhow::Result<(EncodedGroup, Vec<Gathered>)>>,
     /// A group was sent and its encoding not yet taken back.
     pending: bool,
     thread: JoinHandle<()>,
 }
 
 impl Encoding {
-    /// Encodes each column's cells as one column chunk in memory. A column's cells are
-    /// freed once encoded: on the encoding thread, the group shrinks while the next one
-    /// grows, so the two together hold little more than one group.
-    fn encode(&self, columns: Vec<Gathered>) -> anyhow::Result<EncodedGroup> {
+    /// Encodes each column's cells as one column chunk in memory, and hands the columns
+    /// back emptied, their room kept: the next group is gathered in them, without the
+    /// reallocations and page faults of buffers grown from nothing for every group.
+    fn encode(&self, columns: Vec<Gathered>) -> anyhow::Result<(EncodedGroup, Vec<Gathered>)> {
         self.check_width(columns.len())?;
         let threads = self.threads.min(columns.len());
         if threads <= 1 {
-            return columns
-                .into_iter()
-                .zip(&self.columns)
-                .map(|(mut column, descr)| self.encode_column(&mut column, descr))
-                .collect();
+            let mut columns = columns;
+            let group = self.encode_in_place(&mut columns)?;
+            return Ok((group, columns));
         }
         // Columns are taken one at a time by whichever thread is free, and put back in
         // their order: the group's bytes do not depend on who encoded what.
         let queue = Mutex::new(columns.into_iter().zip(&self.columns).enumerate());
-        let mut encoded: Vec<(usize, anyhow::Result<(Bytes, ColumnCloseResult)>)> =
+        let mut encoded: Vec<(usize, anyhow::Result<EncodedChunk>, Gathered)> =
             std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)
                     .map(|_| {
@@ -109,7 +111,8 @@ impl Encoding {
                                 let Some((index, (mut column, descr))) = next else {
                                     return done;
                                 };
-                                done.push((index, self.encode_column(&mut column, descr)));
+                                let encoded = self.encode_kept(&mut column, descr);
+                                done.push((index, encoded, column));
                             }
                         })
                     })
@@ -125,8 +128,14 @@ impl Encoding {
         if encoded.len() != self.columns.len() {
             return Err(stopped());
         }
-        encoded.sort_unstable_by_key(|&(index, _)| index);
-        encoded.into_iter().map(|(_, column)| column).collect()
+        encoded.sort_unstable_by_key(|&(index, ..)| index);
+        let mut group = Vec::with_capacity(encoded.len());
+        let mut emptied = Vec::with_capacity(encoded.len());
+        for (_, chunk, column) in encoded {
+            group.push(chunk?);
+            emptied.push(column);
+        }
+        Ok((group, emptied))
     }
 
     /// As `encode`, the cells' buffers emptied and kept, for the next group to be
@@ -136,14 +145,21 @@ impl Encoding {
         columns
             .iter_mut()
             .zip(&self.columns)
-            .map(|(column, descr)| {
-                let text = column.text_len();
-                let encoded = self.encode_column(column, descr)?;
-                // The text went to the writer: room for as much again.
-                column.reserve_text(text);
-                Ok(encoded)
-            })
+            .map(|(column, descr)| self.encode_kept(column, descr))
             .collect()
+    }
+
+    /// `encode_column`, the column's room kept for as many cells again.
+    fn encode_kept(
+        &self,
+        column: &mut Gathered,
+        descr: &ColumnDescPtr,
+    ) -> anyhow::Result<EncodedChunk> {
+        let text = column.text_len();
+        let encoded = self.encode_column(column, descr)?;
+        // The text went to the writer: room for as much again.
+        column.reserve_text(text);
+        Ok(encoded)
     }
 
     /// A group of `gathered` columns fits the schema's.
@@ -162,7 +178,7 @@ impl Encoding {
         &self,
         column: &mut Gathered,
         descr: &ColumnDescPtr,
-    ) -> anyhow::Result<(Bytes, ColumnCloseResult)> {
+    ) -> anyhow::Result<EncodedChunk> {
         let mut sink = TrackedWrite::new(Vec::new());
         let close = {
             let pages = Box::new(SerializedPageWriter::new(&mut sink));
@@ -196,8 +212,9 @@ impl Running {
         })
     }
 
-    /// The group sent last, encoded, if one was sent and not yet taken back.
-    fn take(&mut self) -> anyhow::Result<Option<EncodedGroup>> {
+    /// The group sent last, encoded, with its columns emptied, if one was sent and not
+    /// yet taken back.
+    fn take(&mut self) -> anyhow::Result<Option<(EncodedGroup, Vec<Gathered>)>> {
         if !std::mem::take(&mut self.pending) {
             return Ok(None);
         }
@@ -528,9 +545,8 @@ impl Gathered {
         }
     }
 
-    /// A column of the same type with no cell. It grows as it is gathered, while the
-    /// encoding thread frees the full group column by column: the two together hold
-    /// little more than one group.
+    /// A column of the same type with no cell, for the second group gathered while the
+    /// first is encoded; from then on the two sets of columns take turns.
     fn emptied(&self) -> Gathered {
         match self {
             Gathered::Text { .. } => Gathered::of(Json::String),
@@ -1253,12 +1269,16 @@ impl<W: Write + Send> ParquetTable<W> {
                 append(&mut self.writer, group)
             }
             Encoder::Ahead(running) => {
-                let empty = self.columns.iter().map(Gathered::emptied).collect();
+                // The group before this one is appended first; its columns, emptied,
+                // gather the next one.
+                let empty = match running.take()? {
+                    Some((group, emptied)) => {
+                        append(&mut self.writer, group)?;
+                        emptied
+                    }
+                    None => self.columns.iter().map(Gathered::emptied).collect(),
+                };
                 let full = std::mem::replace(&mut self.columns, empty);
-                // The group before this one is appended first.
-                if let Some(group) = running.take()? {
-                    append(&mut self.writer, group)?;
-                }
                 running.send.send(full).map_err(|_| stopped())?;
                 running.pending = true;
                 Ok(())
@@ -1272,7 +1292,7 @@ impl<W: Write + Send> ParquetTable<W> {
             self.end_row_group()?;
         }
         if let Encoder::Ahead(mut running) = self.encoder {
-            if let Some(group) = running.take()? {
+            if let Some((group, _)) = running.take()? {
                 append(&mut self.writer, group)?;
             }
             drop(running.send);
@@ -1489,6 +1509,28 @@ mod tests {
             let metadata = file.metadata();
             assert_eq!(metadata.num_row_groups(), rows.div_ceil(7), "{rows} rows");
             assert_eq!(metadata.file_metadata().num_rows(), rows as i64);
+        }
+    }
+
+    #[test]
+    fn an_encoded_groups_columns_come_back_emptied_with_their_room() {
+        let mut table = ParquetTable::new(Vec::new(), COLUMNS.into_iter(), true).unwrap();
+        let mut rows = self::rows();
+        for row in 0..50 {
+            row_cells(row, &mut rows);
+        }
+        table.push_rows(&rows).unwrap();
+        let encoding = super::Encoding {
+            columns: table.writer.schema_descr().columns().to_vec(),
+            properties: table.writer.properties().clone(),
+            threads: 2,
+        };
+        let (group, mut back) = encoding.encode(std::mem::take(&mut table.columns)).unwrap();
+        assert_eq!(group.len(), COLUMNS.len());
+        assert_eq!(back.len(), COLUMNS.len());
+        for column in &mut back {
+            assert_eq!(column.value_count(), 0);
+            assert!(column.defined().capacity() >= 50);
         }
     }
 
