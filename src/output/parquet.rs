@@ -975,20 +975,24 @@ impl Gathered {
 /// slice of the column's buffer pays two atomic operations each time, a static text
 /// none (a tenth of `moves --format parquet`'s time at two threads went to them).
 fn well_known(value: &[u8]) -> Option<&'static [u8]> {
-    const LETTERS: &[u8] = b"PNBRQK";
-    match *value {
-        [letter] => {
-            let at = LETTERS.iter().position(|&l| l == letter)?;
-            LETTERS.get(at..=at)
-        }
+    // Patterns on the bytes: a length test and a few compares, no search.
+    Some(match *value {
         [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => {
             let at = 2 * (usize::from(rank - b'1') * 8 + usize::from(file - b'a'));
-            SQUARES.get(at..at + 2)
+            return SQUARES.get(at..at + 2);
         }
-        _ => [&b"white"[..], b"black", b"O-O", b"O-O-O"]
-            .into_iter()
-            .find(|&known| known == value),
-    }
+        [b'P'] => b"P",
+        [b'N'] => b"N",
+        [b'B'] => b"B",
+        [b'R'] => b"R",
+        [b'Q'] => b"Q",
+        [b'K'] => b"K",
+        [b'w', b'h', b'i', b't', b'e'] => b"white",
+        [b'b', b'l', b'a', b'c', b'k'] => b"black",
+        [b'O', b'-', b'O'] => b"O-O",
+        [b'O', b'-', b'O', b'-', b'O'] => b"O-O-O",
+        _ => return None,
+    })
 }
 
 /// The 64 squares' names, `a1` to `h8`, two bytes each.
