@@ -112,6 +112,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         return merge(&args);
     }
     check_tag_columns(&args.tags)?;
+    let wants_summary = args.summary || args.summary_output.is_some();
     let run = GameRun::new(
         global,
         &args.input,
@@ -119,10 +120,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ("-o", args.output.output.as_deref()),
             ("--summary-output", args.summary_output.as_deref()),
         ],
-        // The summary counts every finding.
+        // The summary counts every finding; a row reads only the first error, so without
+        // a summary the info-level tag findings are not made (nothing would read them).
         Reads {
             figures: true,
-            info_findings: true,
+            info_findings: wants_summary,
             ..Reads::REPORT
         },
     )?;
@@ -136,6 +138,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut rows = sink.open_records::<StatsRow, _>(output, tags)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
+    let quiet = run.ctx.quiet;
     let totals = run.run(
         |raw| {
             run.judge(
@@ -165,8 +168,13 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         |_raw, (report, row)| {
             let row = row.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;
             rows.write_encoded(row)?;
-            summary.add_game(report);
-            figures.add_game(report);
+            // Counted only where shown: the summary when asked, the line unless --quiet.
+            if wants_summary {
+                summary.add_game(report);
+            }
+            if !quiet {
+                figures.add_game(report);
+            }
             Ok(())
         },
     )?;
