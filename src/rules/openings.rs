@@ -128,7 +128,10 @@ impl Book {
     /// How many positions name a line.
     #[cfg(test)]
     pub fn positions(&self) -> usize {
-        self.table.iter().filter(|&&(_, index)| index != EMPTY).count()
+        self.table
+            .iter()
+            .filter(|&&(_, index)| index != EMPTY)
+            .count()
     }
 }
 
