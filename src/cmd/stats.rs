@@ -147,34 +147,45 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 |Game {
                      report, columns, ..
                  }| {
-                    report.map(|report| {
+                    report.map(|mut report| {
                         // Encoded on the worker threads, so that the writer only copies bytes;
                         // from the cells a column `--where` made, if it did.
-                        let row = StatsRow::new(&report, tags);
-                        let row = if columns.is_empty() {
-                            encode(&row, format, tags)
-                        } else {
-                            let fill = |cells: &mut Cells| {
-                                cells.extend_from(columns);
-                                row.tag_cells(cells);
-                            };
-                            encode_with::<StatsRow>(fill, format, tags)
+                        let encoded = {
+                            let row = StatsRow::new(&report, tags);
+                            if columns.is_empty() {
+                                encode(&row, format, tags)
+                            } else {
+                                let fill = |cells: &mut Cells| {
+                                    cells.extend_from(columns);
+                                    row.tag_cells(cells);
+                                };
+                                encode_with::<StatsRow>(fill, format, tags)
+                            }
                         };
-                        (report, row)
+                        // The summary line's figures are counted here; the report goes on
+                        // only to a summary, else its tags' buffers serve the next game.
+                        let mut game = RunFigures::default();
+                        if !quiet {
+                            game.add_game(&report);
+                        }
+                        let report = if wants_summary {
+                            Some(report)
+                        } else {
+                            report.tags.recycle();
+                            None
+                        };
+                        (report, game, encoded)
                     })
                 },
             )
         },
-        |_raw, (report, row)| {
+        |_raw, (report, game, row)| {
             let row = row.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;
             rows.write_encoded(row)?;
-            // Counted only where shown: the summary when asked, the line unless --quiet.
-            if wants_summary {
+            if let Some(report) = report {
                 summary.add_game(report);
             }
-            if !quiet {
-                figures.add_game(report);
-            }
+            figures.add(game);
             Ok(())
         },
     )?;
