@@ -121,7 +121,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             // when the movetext is written.
             let mut main_line = MainLine::default();
             let judged = run.judge(raw, &mut main_line, |game| game.report);
-            judged.map(|report| convert_game(raw, report, &main_line, run.options(), &export))
+            judged.map(|report| convert_game(raw, *report, &main_line, run.options(), &export))
         },
         |_raw, converted| {
             errors.report(&converted.report)?;

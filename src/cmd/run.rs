@@ -76,7 +76,7 @@ pub struct Game<'g> {
     /// The replay's report: there for every game when the run reads reports
     /// ([`Reads::report`]); in a verdict-only run, only where the filters had the game
     /// replayed.
-    pub report: Option<GameReport>,
+    pub report: Option<Box<GameReport>>,
     /// The game's stats cells (without `--tags` columns) when a `--where` made them, so
     /// that `stats` does not make them again; empty otherwise.
     pub columns: &'g Cells,

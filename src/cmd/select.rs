@@ -164,9 +164,9 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             // The replay is skipped when tags alone decide and no report is needed.
             run.judge(raw, &mut (), |game| {
                 Some(
-                    split_by
-                        .as_ref()
-                        .map(|field| split_value(field, raw, game.report.as_ref(), run.options())),
+                    split_by.as_ref().map(|field| {
+                        split_value(field, raw, game.report.as_deref(), run.options())
+                    }),
                 )
             })
         },

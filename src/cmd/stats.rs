@@ -112,6 +112,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         return merge(&args);
     }
     check_tag_columns(&args.tags)?;
+    let wants_summary = args.summary || args.summary_output.is_some();
     let run = GameRun::new(
         global,
         &args.input,
@@ -119,10 +120,11 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             ("-o", args.output.output.as_deref()),
             ("--summary-output", args.summary_output.as_deref()),
         ],
-        // The summary counts every finding.
+        // The summary counts every finding; a row reads only the first error, so without
+        // a summary the info-level tag findings are not made (nothing would read them).
         Reads {
             figures: true,
-            info_findings: true,
+            info_findings: wants_summary,
             ..Reads::REPORT
         },
     )?;
@@ -136,6 +138,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut rows = sink.open_records::<StatsRow, _>(output, tags)?;
     let mut summary = Summary::default();
     let mut figures = RunFigures::default();
+    let quiet = run.ctx.quiet;
     let totals = run.run(
         |raw| {
             run.judge(
@@ -144,29 +147,45 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
                 |Game {
                      report, columns, ..
                  }| {
-                    report.map(|report| {
+                    report.map(|mut report| {
                         // Encoded on the worker threads, so that the writer only copies bytes;
                         // from the cells a column `--where` made, if it did.
-                        let row = StatsRow::new(&report, tags);
-                        let row = if columns.is_empty() {
-                            encode(&row, format, tags)
-                        } else {
-                            let fill = |cells: &mut Cells| {
-                                cells.extend_from(columns);
-                                row.tag_cells(cells);
-                            };
-                            encode_with::<StatsRow>(fill, format, tags)
+                        let encoded = {
+                            let row = StatsRow::new(&report, tags);
+                            if columns.is_empty() {
+                                encode(&row, format, tags)
+                            } else {
+                                let fill = |cells: &mut Cells| {
+                                    cells.extend_from(columns);
+                                    row.tag_cells(cells);
+                                };
+                                encode_with::<StatsRow>(fill, format, tags)
+                            }
                         };
-                        (report, row)
+                        // The summary line's figures are counted here; the report goes on
+                        // only to a summary, else its tags' buffers serve the next game.
+                        let mut game = RunFigures::default();
+                        if !quiet {
+                            game.add_game(&report);
+                        }
+                        let report = if wants_summary {
+                            Some(report)
+                        } else {
+                            report.tags.recycle();
+                            None
+                        };
+                        (report, game, encoded)
                     })
                 },
             )
         },
-        |_raw, (report, row)| {
+        |_raw, (report, game, row)| {
             let row = row.as_ref().map_err(|err| anyhow::anyhow!("{err}"))?;
             rows.write_encoded(row)?;
-            summary.add_game(report);
-            figures.add_game(report);
+            if let Some(report) = report {
+                summary.add_game(report);
+            }
+            figures.add(game);
             Ok(())
         },
     )?;

@@ -145,7 +145,7 @@ impl GameFilter {
         visitor: &mut V,
         need_report: bool,
         columns: &mut Cells,
-    ) -> (Verdict, Option<GameReport>, Option<Tags>) {
+    ) -> (Verdict, Option<Box<GameReport>>, Option<Tags>) {
         // Tags a tag-only `--where` decoded are handed on to the replay, not decoded twice.
         let tags = (!self.before_replay.is_empty()).then(|| Tags::decode(raw, &options.decoder));
         let tags_pass = tags.as_ref().is_none_or(|tags| {
@@ -180,11 +180,13 @@ impl GameFilter {
             key: self.dedupe.map(|_| KeyBuilder::new()),
         };
         let tags = tags.unwrap_or_else(|| Tags::decode(raw, &options.decoder));
-        let report = if replays_positions {
+        // Boxed once here: a report is some 780 bytes, which each move on its way to the
+        // command's sink (five or more) would copy.
+        let report = Box::new(if replays_positions {
             replay_with_tags(raw, tags, options, &mut BothVisitors(&mut watch, visitor))
         } else {
             replay_with_tags(raw, tags, options, visitor)
-        };
+        });
         let passes = tags_pass
             && watch.all_reached()
             && self
@@ -363,7 +365,7 @@ mod tests {
         need_report: bool,
     ) -> (
         super::Verdict,
-        Option<crate::rules::GameReport>,
+        Option<Box<crate::rules::GameReport>>,
         Option<crate::rules::tags::Tags>,
     ) {
         let options = ReplayOptions::default();

@@ -28,6 +28,13 @@ impl RunFigures {
         }
     }
 
+    /// Adds the plies and findings of `other` (a game's, counted where it was replayed).
+    pub fn add(&mut self, other: &RunFigures) {
+        self.plies += other.plies;
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+    }
+
     /// Counts one game's plies and every one of its findings.
     pub fn add_game(&mut self, report: &GameReport) {
         self.plies += u64::from(report.plies);

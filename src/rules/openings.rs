@@ -74,17 +74,26 @@ pub const MAX_BOOK_PLIES: usize = 64;
 const _: () = assert!(DEEPEST as usize <= MAX_BOOK_PLIES);
 
 /// Bits of the filter in front of the table: a key whose bit is clear is in no line, and
-/// the 4 KiB of the filter stay in the cache where the table's 60 KiB would not.
+/// the 4 KiB of the filter stay in the cache where the table would not.
 const FILTER_BITS: usize = 1 << 15;
+
+/// Slots of the table behind the filter: a power of two, over twice the positions, so
+/// that a key is found within a slot or two (a binary search took 12 steps).
+const SLOTS: usize = 1 << 13;
+const _: () = assert!(BY_POSITION.len() * 2 <= SLOTS);
+
+/// The line index of an empty slot.
+const EMPTY: u32 = u32::MAX;
 
 /// The data set: every line, and the position after each line with the line that names
 /// it.
 #[derive(Debug)]
 pub struct Book {
     pub lines: &'static [Opening],
-    /// By key, ascending: the key of a position and the index of the line naming it.
-    by_position: &'static [(u64, u32)],
-    /// One bit per `filter_bit` of the keys in `by_position`.
+    /// The key of each position and the index of the line naming it, in the slot of its
+    /// key (`slot_of`) or, when taken, the next free one; the others `EMPTY`.
+    table: [(u64, u32); SLOTS],
+    /// One bit per `filter_bit` of the keys in `table`.
     filter: [u64; FILTER_BITS / 64],
     /// The most plies of any line: no later position can be found.
     pub deepest: u32,
@@ -102,12 +111,27 @@ impl Book {
         {
             return None;
         }
-        let found = self
-            .by_position
-            .binary_search_by_key(&key, |&(key, _)| key)
-            .ok()?;
-        let &(_, index) = self.by_position.get(found)?;
-        self.lines.get(index as usize)
+        // An empty slot ends the search: the table has one at least (half are).
+        let mut slot = slot_of(key);
+        loop {
+            let &(held, index) = self.table.get(slot)?;
+            if index == EMPTY {
+                return None;
+            }
+            if held == key {
+                return self.lines.get(index as usize);
+            }
+            slot = (slot + 1) % SLOTS;
+        }
+    }
+
+    /// How many positions name a line.
+    #[cfg(test)]
+    pub fn positions(&self) -> usize {
+        self.table
+            .iter()
+            .filter(|&&(_, index)| index != EMPTY)
+            .count()
     }
 }
 
@@ -132,9 +156,34 @@ const fn filter_bit(key: u64) -> usize {
     (key >> 32) as usize % FILTER_BITS
 }
 
+/// The table of `by_position`'s keys (`Book::table`), made when the binary is compiled.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: an index out of range fails the build"
+)]
+const fn table_of(by_position: &[(u64, u32)]) -> [(u64, u32); SLOTS] {
+    let mut table = [(0, EMPTY); SLOTS];
+    let mut i = 0;
+    while i < by_position.len() {
+        let (key, index) = by_position[i];
+        let mut slot = slot_of(key);
+        while table[slot].1 != EMPTY {
+            slot = (slot + 1) % SLOTS;
+        }
+        table[slot] = (key, index);
+        i += 1;
+    }
+    table
+}
+
+/// The slot a key's search starts from: its top bits, apart from the filter's.
+const fn slot_of(key: u64) -> usize {
+    (key >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
 static BOOK: Book = Book {
     lines: &LINES,
-    by_position: &BY_POSITION,
+    table: table_of(&BY_POSITION),
     filter: filter_of(&BY_POSITION),
     deepest: DEEPEST,
 };
@@ -230,7 +279,7 @@ mod tests {
                 *kept = line.index;
             }
         }
-        assert_eq!(book.by_position.len(), expected.len());
+        assert_eq!(book.positions(), expected.len());
         for (key, index) in expected {
             assert_eq!(book.lookup(key).map(|line| line.index), Some(index));
         }

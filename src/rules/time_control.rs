@@ -74,24 +74,37 @@ impl TimeControl {
         Declared::Known(TimeControl { periods })
     }
 
-    /// The standard form: `300+3`, `40/5400+30:1800+30`, `*60`.
+    /// The standard form: `300+3`, `40/5400+30:1800+30`, `*60`. Written into one string
+    /// (a stats row asks it of every game with the tag: a string per part, joined, cost
+    /// some 1,400 instructions).
     pub fn standard(&self) -> String {
-        let texts: Vec<String> = self
-            .periods
-            .iter()
-            .map(|period| match *period {
+        let mut text = String::with_capacity(16);
+        for (index, period) in self.periods.iter().enumerate() {
+            if index > 0 {
+                text.push(':');
+            }
+            match *period {
                 Period::Moves {
                     moves,
                     seconds,
                     increment,
-                } => format!("{moves}/{}{}", seconds_text(seconds), plus(increment)),
-                Period::Rest { seconds, increment } => {
-                    format!("{}{}", seconds_text(seconds), plus(increment))
+                } => {
+                    text.push_str(itoa::Buffer::new().format(moves));
+                    text.push('/');
+                    push_seconds(&mut text, seconds);
+                    push_plus(&mut text, increment);
                 }
-                Period::Sandclock { seconds } => format!("*{}", seconds_text(seconds)),
-            })
-            .collect();
-        texts.join(":")
+                Period::Rest { seconds, increment } => {
+                    push_seconds(&mut text, seconds);
+                    push_plus(&mut text, increment);
+                }
+                Period::Sandclock { seconds } => {
+                    text.push('*');
+                    push_seconds(&mut text, seconds);
+                }
+            }
+        }
+        text
     }
 
     /// Whether a side's clock follows from its moves' times: not under a sandclock, nor a
@@ -220,19 +233,38 @@ fn millis(text: &str) -> Option<Millis> {
 
 /// Seconds in their shortest decimal form: `300`, `2.5`, `0.125`.
 pub fn seconds_text(millis: Millis) -> String {
-    let (whole, fraction) = (millis / 1000, (millis % 1000).abs());
-    if fraction == 0 {
-        return whole.to_string();
-    }
-    let fraction = format!("{fraction:03}");
-    format!("{whole}.{}", fraction.trim_end_matches('0'))
+    let mut text = String::new();
+    push_seconds(&mut text, millis);
+    text
 }
 
-fn plus(increment: Millis) -> String {
-    if increment == 0 {
-        String::new()
+/// Appends [`seconds_text`]: the whole seconds, then the milliseconds without trailing
+/// zeros (`5.05`, `5.5`).
+fn push_seconds(text: &mut String, millis: Millis) {
+    let (whole, fraction) = (millis / 1000, (millis % 1000).abs());
+    text.push_str(itoa::Buffer::new().format(whole));
+    if fraction == 0 {
+        return;
+    }
+    text.push('.');
+    let [hundreds, tens, ones] = [fraction / 100, fraction / 10 % 10, fraction % 10];
+    let shown = if ones != 0 {
+        3
+    } else if tens != 0 {
+        2
     } else {
-        format!("+{}", seconds_text(increment))
+        1
+    };
+    for digit in [hundreds, tens, ones].into_iter().take(shown) {
+        text.push(char::from(b'0' + digit as u8));
+    }
+}
+
+/// Appends `+I`, or nothing for no increment.
+fn push_plus(text: &mut String, increment: Millis) {
+    if increment != 0 {
+        text.push('+');
+        push_seconds(text, increment);
     }
 }
 
@@ -245,7 +277,27 @@ mod tests {
         reason = "a test fails loudly"
     )]
 
-    use super::{Declared, TimeControl};
+    use super::{Declared, TimeControl, seconds_text};
+
+    /// Seconds are written as the `format!` they replace wrote them: the whole seconds
+    /// (rounded towards zero), then the milliseconds, unsigned, without trailing zeros.
+    #[test]
+    fn seconds_are_written_as_before() {
+        let before = |millis: i64| {
+            let (whole, fraction) = (millis / 1000, (millis % 1000).abs());
+            if fraction == 0 {
+                return whole.to_string();
+            }
+            let fraction = format!("{fraction:03}");
+            format!("{whole}.{}", fraction.trim_end_matches('0'))
+        };
+        let edges = [i64::MIN, i64::MAX, -1, 0, 1, 86_400_000, 123_456_789];
+        for millis in (-3_000..3_000).chain(edges) {
+            assert_eq!(seconds_text(millis), before(millis), "{millis}");
+        }
+        assert_eq!(seconds_text(5_050), "5.05");
+        assert_eq!(seconds_text(-500), "0.5");
+    }
 
     fn standard(value: &str) -> Option<String> {
         match TimeControl::read(Some(value)) {

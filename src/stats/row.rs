@@ -89,6 +89,19 @@ impl<'a> StatsRow<'a> {
     /// The row of a game, with the values of the tags `--tags` names.
     pub fn new(report: &'a GameReport, tag_columns: &[String]) -> StatsRow<'a> {
         let tag = |name: &str| report.tags.value(name);
+        let [
+            event,
+            site,
+            date,
+            round,
+            white,
+            black,
+            white_elo,
+            black_elo,
+            eco,
+        ] = report.tags.values([
+            "Event", "Site", "Date", "Round", "White", "Black", "WhiteElo", "BlackElo", "ECO",
+        ]);
         let first_error = report.first_error();
         let position = report.final_pos.as_ref();
         let counts = &report.counts;
@@ -105,15 +118,15 @@ impl<'a> StatsRow<'a> {
             file: &report.file,
             game: report.index,
             line: report.line,
-            event: tag("Event"),
-            site: tag("Site"),
-            date: tag("Date"),
-            round: tag("Round"),
-            white: tag("White"),
-            black: tag("Black"),
-            white_elo: tag("WhiteElo"),
-            black_elo: tag("BlackElo"),
-            eco: tag("ECO"),
+            event,
+            site,
+            date,
+            round,
+            white,
+            black,
+            white_elo,
+            black_elo,
+            eco,
             result: &report.result,
             plies: report.plies,
             status: report.status.as_str(),

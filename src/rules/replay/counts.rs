@@ -1,12 +1,14 @@
 //! Move counts of one game (the stats columns `checks` ... `missed_en_passant`).
 
-use shakmaty::{Move, Role};
+use shakmaty::{Chess, Move, Position, Role};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MoveCounts {
     /// Moves after which the opponent is in check (mates included).
     pub checks: u32,
-    /// Captures, en passant included.
+    /// Captures, en passant included: not counted move by move but set once the game is
+    /// replayed (`set_captures`), as each capture takes one man off the board and no
+    /// other move changes their number.
     pub captures: u32,
     pub castles: u32,
     pub en_passant: u32,
@@ -24,21 +26,21 @@ impl MoveCounts {
         self.checks += u32::from(gave_check);
         self.missed_en_passant += u32::from(missed_en_passant);
         match m {
-            Move::Normal {
-                capture, promotion, ..
-            } => {
-                self.captures += u32::from(capture.is_some());
+            Move::Normal { promotion, .. } => {
                 if let Some(role) = promotion {
                     self.promotions += 1;
                     self.under_promotions += u32::from(role != Role::Queen);
                 }
             }
-            Move::EnPassant { .. } => {
-                self.captures += 1;
-                self.en_passant += 1;
-            }
+            Move::EnPassant { .. } => self.en_passant += 1,
             Move::Castle { .. } => self.castles += 1,
             Move::Put { .. } => {}
         }
+    }
+
+    /// The captures of the moves played from `start` to `end`: the men taken off.
+    pub fn set_captures(&mut self, start: &Chess, end: &Chess) {
+        let men = |pos: &Chess| pos.board().occupied().count();
+        self.captures = u32::try_from(men(start).saturating_sub(men(end))).unwrap_or(0);
     }
 }

@@ -93,6 +93,9 @@ impl Replay<'_> {
     /// termination, result cross-check, perpetual check, the tag checks.
     pub(super) fn finish(&mut self, tag_result: Option<&str>) {
         self.report.final_pos = Some(self.pos.clone());
+        if self.options.figures {
+            self.report.counts.set_captures(&self.start, &self.pos);
+        }
         if !self.options.judgement {
             return;
         }

@@ -21,6 +21,22 @@ impl Clock {
     /// Reads `H:MM:SS` with an optional decimal fraction of the seconds (up to 9 digits);
     /// minutes and seconds have one or two digits and are below 60.
     pub fn parse(text: &[u8]) -> Option<Clock> {
+        // Lichess's own form, `0:03:00`, read at once (the general reading below cost
+        // some 220 instructions a clock, and nearly every clock is written so).
+        if let &[hours, b':', m1, m2, b':', s1, s2] = text {
+            let digits = [hours, m1, m2, s1, s2];
+            if digits.iter().all(u8::is_ascii_digit) {
+                let [hours, m1, m2, s1, s2] = digits.map(|d| u64::from(d - b'0'));
+                let (minutes, seconds) = (m1 * 10 + m2, s1 * 10 + s2);
+                if minutes >= 60 || seconds >= 60 {
+                    return None;
+                }
+                return Some(Clock {
+                    seconds: hours * 3600 + minutes * 60 + seconds,
+                    nanos: 0,
+                });
+            }
+        }
         let mut parts = text.splitn(3, |&b| b == b':');
         let hours = digits_value(parts.next()?, 1..=9)?;
         let minutes = digits_value(parts.next()?, 1..=2)?;
@@ -335,6 +351,19 @@ pub fn read_comment(text: &[u8]) -> CommentAnnotations<'_> {
 /// What a comment after a move of `mover` says: its `[%...]` commands, or else
 /// cutechess's move comment; `None` when neither (most comments, for a byte search).
 pub fn read_move_comment(text: &[u8], mover: Color) -> Option<CommentAnnotations<'_>> {
+    // Lichess's comment of a clock alone, `{ [%clk 0:03:00] }`, the commonest by far, read
+    // at once: what `read_comment` reads of it (a clock read holds no `]`).
+    if let Some(clock) = text
+        .strip_prefix(b"{ [%clk ")
+        .and_then(|rest| rest.strip_suffix(b"] }"))
+        .filter(|argument| argument.len() == 7)
+        .and_then(Clock::parse)
+    {
+        return Some(CommentAnnotations {
+            clock: Some(clock),
+            ..CommentAnnotations::default()
+        });
+    }
     if may_annotate(text) {
         Some(read_comment(text))
     } else if may_be_cutechess(text) {
@@ -370,6 +399,8 @@ mod tests {
         assert_eq!(clock("0:00:05.50").as_deref(), Some("5.5"));
         assert_eq!(clock("0:00:07.").as_deref(), Some("7"));
         assert_eq!(clock("0:0:7").as_deref(), Some("7"));
+        assert_eq!(clock("9:59:59").as_deref(), Some("35999"));
+        assert_eq!(clock("0:10:05").as_deref(), Some("605"));
         assert_eq!(
             clock("12:59:59.123456789").as_deref(),
             Some("46799.123456789")
@@ -383,6 +414,8 @@ mod tests {
             "3:00",
             "0:60:00",
             "0:00:60",
+            "0:5x:00",
+            "x:00:00",
             "0:003:00",
             "a:03:00",
             "0:03:00.x",
@@ -493,6 +526,28 @@ mod tests {
         assert_eq!(found.clock, None);
         let bad: Vec<&[u8]> = vec![b"[%clk 0:3]", b"[%eval]", b"[%clk 0:01:00"];
         assert_eq!(found.bad, bad);
+    }
+
+    /// A lone clock comment, read at once, reads as the general reading reads it; the
+    /// comments it does not take go on to that reading.
+    #[test]
+    fn a_lone_clock_reads_as_any_comment() {
+        for text in [
+            "{ [%clk 0:03:00] }",
+            "{ [%clk 0:0:7.5] }",
+            "{ [%clk 0:63:00] }",
+            "{ [%clk 0:03:0x] }",
+            "{ [%clk 0:3:00] }",
+            "{ [%clk 10:03:00] }",
+            "{ [%clk  0:03:00] }",
+        ] {
+            let general = Some(read_comment(text.as_bytes()));
+            assert_eq!(
+                read_move_comment(text.as_bytes(), Color::White),
+                general,
+                "{text}"
+            );
+        }
     }
 
     #[test]
