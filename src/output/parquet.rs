@@ -28,8 +28,10 @@ use crate::record::{CellSink, Cells, Decimal, Json, Typed, Value};
 
 /// Rows of one row group at most.
 pub const ROW_GROUP_ROWS: usize = 65_536;
-/// Bytes of one row group's cells as they are held, at most (`HELD`).
-pub const ROW_GROUP_BYTES: usize = 32 * 1024 * 1024;
+/// Bytes of one row group's cells as they are held, at most (`HELD`). Two groups' buffers
+/// are held for the whole run (they take turns: one gathered, one encoded), so the bound
+/// is half of round 17's 32 MiB, which let one group grow while the other was freed.
+pub const ROW_GROUP_BYTES: usize = 16 * 1024 * 1024;
 
 /// The bytes a cell holds beside its text: its value or a text's end (8), its level (2).
 const HELD: usize = 10;
