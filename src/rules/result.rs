@@ -103,17 +103,17 @@ impl GameResult {
     pub fn parse(text: &str) -> Option<GameResult> {
         // A result as written (the common case) before `trim`, whose Unicode white space
         // cost some 70 instructions a call, a few calls a game.
+        GameResult::exact(text).or_else(|| GameResult::exact(text.trim()))
+    }
+
+    /// One of the four results, exactly as written.
+    fn exact(text: &str) -> Option<GameResult> {
         match text {
             "1-0" => Some(GameResult::WhiteWins),
             "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" => Some(GameResult::Draw),
-            _ => match text.trim() {
-                "1-0" => Some(GameResult::WhiteWins),
-                "0-1" => Some(GameResult::BlackWins),
-                "1/2-1/2" | "½-½" => Some(GameResult::Draw),
-                "*" => Some(GameResult::Unknown),
-                _ => None,
-            },
+            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+            "*" => Some(GameResult::Unknown),
+            _ => None,
         }
     }
 
