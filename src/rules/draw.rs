@@ -127,6 +127,12 @@ fn move_key(m: Move, turn: Color) -> Option<u64> {
     Some(key)
 }
 
+/// `DrawTracker::stretch_bits`' bit for a key: its top six bits pick one of 64 (a
+/// Zobrist key's bits are as good as random).
+fn key_bit(key: u64) -> u64 {
+    1 << (key >> 58)
+}
+
 /// One position of the current reversible stretch of the game.
 #[derive(Debug, Clone, Copy)]
 struct StretchPosition {
@@ -164,6 +170,9 @@ pub struct DrawTracker {
     /// How often each position of `stretch` occurred: a lookup instead of a scan, so a
     /// 100,000-move shuffle without pawn moves stays linear.
     occurrences: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// A bit for each key of `stretch` (`key_bit`): a position whose bit is not set has
+    /// not occurred, and most positions are new, so most moves count without the scan.
+    stretch_bits: u64,
     /// How often the position just reached has occurred.
     pub current_count: u32,
     pub max_repetition: u32,
@@ -187,6 +196,7 @@ impl DrawTracker {
             key,
             by_check: false,
         });
+        self.stretch_bits = key_bit(key);
         self.last_key = key;
         self.occurrences.clear();
         self.current_count = 1;
@@ -227,6 +237,7 @@ impl DrawTracker {
             after.halfmoves() == 0 || rights_after != rights || self.en_passant.is_some();
         if irreversible {
             self.stretch.clear();
+            self.stretch_bits = 0;
             if !self.occurrences.is_empty() {
                 self.occurrences.clear();
             }
@@ -278,6 +289,12 @@ impl DrawTracker {
     #[inline(always)]
     fn count_with(&mut self, key: u64) -> u32 {
         let len = self.stretch.len();
+        let bit = key_bit(key);
+        let new_bit = self.stretch_bits & bit == 0;
+        self.stretch_bits |= bit;
+        if new_bit && len < SCAN_LIMIT {
+            return 1;
+        }
         if len < SCAN_LIMIT {
             // Positions alternate sides to move, so only every second entry can match:
             // the one before the last, and every second one before it.
