@@ -233,8 +233,9 @@ impl DrawTracker {
         // after it: the halfmove clock restarts at a pawn move or a capture (en passant
         // and promotions too), and castling or a king or rook move that loses a right
         // changes the rights; a position with a legal en passant capture cannot recur.
+        // (Taken together, without a branch each: which holds changes from move to move.)
         let irreversible =
-            after.halfmoves() == 0 || rights_after != rights || self.en_passant.is_some();
+            (after.halfmoves() == 0) | (rights_after != rights) | self.en_passant.is_some();
         if irreversible {
             self.stretch.clear();
             self.stretch_bits = 0;

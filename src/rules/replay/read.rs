@@ -29,7 +29,9 @@ pub(super) fn plain_move(
     let text = raw.token_text(token);
     if let Some(next) = raw.tokens.get(index + 1)
         && (next.kind == TokenKind::VariationStart
-            || (text.get(1) == Some(&b'x') && is_en_passant_mark(raw, next)))
+            || (may_be_en_passant_mark(raw, next)
+                && text.get(1) == Some(&b'x')
+                && is_en_passant_mark(raw, next)))
     {
         return None;
     }
@@ -251,6 +253,19 @@ pub(crate) fn move_before_sign(raw: &RawGame, index: usize) -> Option<usize> {
         }
         at = at.checked_sub(1)?;
     }
+}
+
+/// Whether `token` may be an en passant mark (`is_en_passant_mark`): its second byte is
+/// `.` or `p`, as a move's hardly ever is. A test nearly always false, asked first so that
+/// the branch is one the predictor gets right (whether the move before captures and what
+/// kind of token follows change from move to move). A one-byte token's second byte is
+/// the byte after it: no harm in a filter.
+#[inline(always)]
+fn may_be_en_passant_mark(raw: &RawGame, token: &Token) -> bool {
+    matches!(
+        raw.bytes.get(token.span.start as usize + 1),
+        Some(b'.' | b'p')
+    )
 }
 
 /// `e.p.` (or `ep`) written as its own token after a pawn capture.
