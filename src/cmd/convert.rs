@@ -102,6 +102,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         Reads {
             // The opening for --add-opening.
             figures: args.add_opening,
+            // The rest of a line after an illegal move is written with its numbers.
+            move_numbers: true,
             ..Reads::REPORT
         },
     )?;

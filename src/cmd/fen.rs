@@ -106,8 +106,9 @@ struct FenCollector {
 }
 
 /// Bytes of `fen --every-ply` text per movetext token, to size a game's buffer once: a
-/// FEN line is about 60 bytes, and a ply takes one or two tokens (move numbers).
-const BYTES_PER_TOKEN: usize = 48;
+/// FEN line is about 60 bytes, and a ply takes one token or more (a comment; move numbers
+/// are no tokens in this run).
+const BYTES_PER_TOKEN: usize = 72;
 
 impl FenCollector {
     fn new(style: FenStyle, want: Want, lines_only: bool, raw: &RawGame) -> FenCollector {

@@ -72,6 +72,8 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         // The openings and the time and accuracy panels show the figures.
         figures: true,
         info_findings: args.level == Level::Info,
+        // A card shows the moves before an error with their numbers.
+        move_numbers: true,
         ..Reads::REPORT
     };
     let run = GameRun::with_context(ctx, &args.input, &outputs, reads)?;

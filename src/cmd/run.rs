@@ -59,6 +59,10 @@ pub struct Reads {
     pub info_findings: bool,
     /// Every variation replayed and checked too (`validate --variations`).
     pub variations: bool,
+    /// The move numbers as written: `convert`'s rest of a line after an illegal move, a
+    /// report card's moves before an error. The splitter keeps them as tokens only then
+    /// (`Limits::move_numbers`).
+    pub move_numbers: bool,
 }
 
 impl Reads {
@@ -68,6 +72,7 @@ impl Reads {
         figures: false,
         info_findings: false,
         variations: false,
+        move_numbers: false,
     };
 }
 
@@ -144,7 +149,10 @@ impl GameRun {
         let (sources, listing_errors) = sources(&ctx, input, outputs)?;
         let pipeline = Pipeline {
             threads: ctx.threads,
-            limits: Limits::default(),
+            limits: Limits {
+                move_numbers: reads.move_numbers,
+                ..Limits::default()
+            },
             shard: input.shard,
             games: input.game_range(),
             show_progress: ctx.stderr_is_terminal && !ctx.quiet,
@@ -576,5 +584,67 @@ mod settled_options {
             ..Reads::REPORT
         };
         assert_eq!(settled(&tag, stats), (true, true, true));
+    }
+}
+
+#[cfg(test)]
+mod move_numbers {
+    #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
+
+    use crate::input::{Limits, Splitter};
+    use crate::rules::{ReplayOptions, replay};
+
+    /// A game's report is the same whether its move numbers are tokens (`convert`,
+    /// `report`) or said by the token before them (every other command): a promotion
+    /// piece, an en passant mark or a check sign written after a move number is not the
+    /// move's, either way; with no number between, it is.
+    #[test]
+    fn a_report_does_not_depend_on_whether_move_numbers_are_tokens() {
+        let promotion = "[FEN \"7k/4P3/8/8/8/8/8/K7 w - - 0 1\"]\n[SetUp \"1\"]\n\n";
+        // Each pair read with no number before the piece, mark or sign, then with one.
+        let pairs = [
+            (
+                "1. e4 d5 2. e5 f5 3. exf6 e.p. Nf6 *",
+                "1. e4 d5 2. e5 f5 3. exf6 4. e.p. Nf6 *",
+            ),
+            ("1. e8 (Q) Kg7 *", "1. e8 2. (Q) Kg7 *"),
+            ("1. f3 e5 2. g4 Qh4 # 0-1", "1. f3 e5 2. g4 Qh4 3. # 0-1"),
+            ("1. e4 + e5 *", "1. e4 2. + e5 *"),
+        ];
+        let others = [
+            "1. e4 e5 2. Nf3 (2. f4 exf4 3. Nf3) 2... Nc6 3. Bb5 a6 12.5 4. Ba4 *",
+            "1 e4 1... e5 2 . Nf3 ... Nc6 (2... d6 3.) 3.Bb5 1-0",
+        ];
+        let options = ReplayOptions {
+            variations: true,
+            ..ReplayOptions::default()
+        };
+        let report = |movetext: &str, move_numbers| {
+            let limits = Limits {
+                move_numbers,
+                ..Limits::default()
+            };
+            let head = if movetext.contains("e8") {
+                promotion
+            } else {
+                ""
+            };
+            let text = format!("{head}{movetext}");
+            let mut splitter = Splitter::new(text.as_bytes(), "t".into(), limits);
+            let raw = splitter.next_game().unwrap().unwrap();
+            assert!(splitter.next_game().unwrap().is_none(), "{text}");
+            format!("{:?}", replay(&raw, &options, &mut ()))
+        };
+        let all = pairs.iter().flat_map(|(a, b)| [*a, *b]).chain(others);
+        for movetext in all {
+            assert_eq!(
+                report(movetext, false),
+                report(movetext, true),
+                "{movetext}"
+            );
+        }
+        for (apart, numbered) in pairs {
+            assert_ne!(report(apart, false), report(numbered, false), "{numbered}");
+        }
     }
 }

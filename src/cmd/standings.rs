@@ -136,6 +136,7 @@ pub fn run(args: Args, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
             figures: false,
             info_findings: false,
             variations: false,
+            move_numbers: false,
         },
     )?;
     let sink = SinkFormat::new(args.format, run.ctx.data_on_terminal, run.ctx.threads)?;

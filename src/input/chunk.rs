@@ -521,6 +521,7 @@ mod tests {
         let small = Limits {
             max_game_bytes: 200,
             max_depth: 2,
+            move_numbers: false,
         };
         for (case, pgn) in inputs.iter().enumerate() {
             let pgn = pgn.as_bytes();
@@ -570,6 +571,7 @@ mod tests {
         let small = Limits {
             max_game_bytes: 200,
             max_depth: 2,
+            move_numbers: false,
         };
         for (case, pgn) in inputs.iter().enumerate() {
             let pgn = pgn.as_bytes();

@@ -38,7 +38,10 @@ pub struct RawGame {
     pub bytes: Vec<u8>,
     /// Tag pairs in input order.
     pub tags: Vec<RawTag>,
-    /// Movetext tokens in input order (variations included).
+    /// Movetext tokens in input order (variations included). Move numbers are tokens only
+    /// where the run keeps them (`Limits::move_numbers` of the splitter, for the outputs
+    /// that show them as written); otherwise the token before one says so
+    /// (`Token::number_follows`).
     pub tokens: Vec<Token>,
     /// What went wrong while reading the bytes (not the chess).
     pub problems: Vec<InputProblem>,
@@ -135,6 +138,11 @@ pub struct RawTag {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token {
     pub kind: TokenKind,
+    /// A move number that is no token of its own (move numbers not kept) stands between
+    /// this token and the next: what is read of the token after this one (a promotion
+    /// piece, an en passant mark, a check sign apart) is read as if the number's token
+    /// stood there. (It fills the token's padding: the list's memory is the same.)
+    pub number_follows: bool,
     pub span: Span,
     /// Line offset from the game's first line.
     pub line: u32,

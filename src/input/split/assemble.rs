@@ -210,11 +210,14 @@ impl State {
             ..
         } = self;
         let game = game.as_mut()?;
+        // A move number read on the line marks the token before it, which the undo below
+        // does not remove: its mark is kept to be put back.
         let saved = (
             *current,
             game.tokens.len(),
             game.tags.len(),
             game.problems.len(),
+            game.tokens.last().map(|t| t.number_follows),
         );
         let line = LexLine {
             bytes: rest,
@@ -227,6 +230,7 @@ impl State {
             tokens: &mut game.tokens,
             tags: &mut game.tags,
             problems: &mut game.problems,
+            move_numbers: limits.move_numbers,
         };
         let len = tokenise_line(current, &mut out, limits, line);
         let whole = len > 0 && rest.get(len - 1) == Some(&b'\n');
@@ -236,6 +240,9 @@ impl State {
             game.tokens.truncate(saved.1);
             game.tags.truncate(saved.2);
             game.problems.truncate(saved.3);
+            if let (Some(last), Some(mark)) = (game.tokens.last_mut(), saved.4) {
+                last.number_follows = mark;
+            }
             return None;
         }
         self.next_line += 1;
@@ -381,6 +388,7 @@ impl State {
             tokens,
             tags,
             problems,
+            move_numbers: limits.move_numbers,
         };
         let end = process_line(current, &mut out, limits, line, bytes_limit(limits, *head));
         if cut {
@@ -423,6 +431,7 @@ impl State {
             tokens: &mut game.tokens,
             tags: &mut game.tags,
             problems: &mut game.problems,
+            move_numbers: limits.move_numbers,
         };
         process_line(current, &mut out, limits, line, bytes_limit(limits, *head))
     }

@@ -25,6 +25,7 @@ impl State {
             if !b.limit_hit {
                 game.tokens.push(Token {
                     kind: TokenKind::Comment,
+                    number_follows: false,
                     span: Span { start, end },
                     line,
                 });

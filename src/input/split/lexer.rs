@@ -40,12 +40,40 @@ fn push(
         debug_assert!(u32::try_from(stop).is_ok(), "a token ends at byte {stop}");
         tokens.push(Token {
             kind,
+            number_follows: false,
             span: Span {
                 start: start as u32,
                 end: stop as u32,
             },
             line: line.offset,
         });
+    }
+}
+
+/// A move number of `line` (offsets in the line): a token where the run keeps them
+/// (`Limits::move_numbers`), else said by the token before it (`Token::number_follows`;
+/// a number before the first token follows none, and nothing reads it there). Past a
+/// limit no token is kept, so the mark is left on the last one kept, after which nothing
+/// is read: not tested for.
+#[inline(always)]
+fn push_move_number(
+    out: &mut Out<'_>,
+    limit_hit: bool,
+    line: LexLine<'_>,
+    start: usize,
+    stop: usize,
+) {
+    if out.move_numbers {
+        push(
+            out.tokens,
+            limit_hit,
+            line,
+            TokenKind::MoveNumber,
+            start,
+            stop,
+        );
+    } else if let Some(last) = out.tokens.last_mut() {
+        last.number_follows = true;
     }
 }
 
@@ -117,6 +145,7 @@ fn close_open_comment(
     if !st.limit_hit {
         out.tokens.push(Token {
             kind: TokenKind::Comment,
+            number_follows: false,
             span: Span {
                 start: comment_start,
                 end: Span::new(base, base + stop).end,
@@ -184,14 +213,7 @@ fn lex_word(
         // Periods standing alone belong to a move number (`1 ... e5`, `2 . Nf3`);
         // glued to the move (`...Nf6`) they are split off.
         let dots = word.iter().take_while(|&&b| b == b'.').count();
-        push(
-            out.tokens,
-            st.limit_hit,
-            line,
-            TokenKind::MoveNumber,
-            i,
-            i + dots,
-        );
+        push_move_number(out, st.limit_hit, line, i, i + dots);
         return Lexed::At(i + dots);
     } else {
         TokenKind::Word
@@ -212,7 +234,11 @@ fn lex_word(
         }
         None => (kind, len),
     };
-    push(out.tokens, st.limit_hit, line, kind, i, i + len);
+    if kind == TokenKind::MoveNumber {
+        push_move_number(out, st.limit_hit, line, i, i + len);
+    } else {
+        push(out.tokens, st.limit_hit, line, kind, i, i + len);
+    }
     i += len;
     if kind == TokenKind::Result && st.depth == 0 {
         st.finished = true;
@@ -238,14 +264,7 @@ fn move_number(
     while bytes.get(stop) == Some(&b'.') {
         stop += 1;
     }
-    push(
-        out.tokens,
-        st.limit_hit,
-        line,
-        TokenKind::MoveNumber,
-        i,
-        stop,
-    );
+    push_move_number(out, st.limit_hit, line, i, stop);
     Lexed::At(past_one_space(bytes, stop))
 }
 

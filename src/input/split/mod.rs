@@ -37,13 +37,19 @@ use skip::Skip;
 pub use spares::keep_spares;
 
 /// Documented limits: a game past one of them is reported as `input.limit-exceeded`, the
-/// moves read before the limit are kept, and the next game is read normally.
+/// moves read before the limit are kept, and the next game is read normally. And, with
+/// them, the one thing a run may ask the splitter to keep or not: move numbers.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// Bytes of one game (tags, movetext, comments).
     pub max_game_bytes: usize,
     /// Nesting depth of variations.
     pub max_depth: u32,
+    /// Move numbers kept as tokens (`TokenKind::MoveNumber`), for the outputs that show
+    /// them as written. Without (the default), the token before one says that it follows
+    /// (`Token::number_follows`): a third of the tokens, which nothing else reads, are
+    /// neither stored nor passed over by the replay.
+    pub move_numbers: bool,
 }
 
 impl Default for Limits {
@@ -51,6 +57,7 @@ impl Default for Limits {
         Limits {
             max_game_bytes: 8 * 1024 * 1024,
             max_depth: 256,
+            move_numbers: false,
         }
     }
 }
@@ -138,6 +145,8 @@ struct Out<'a> {
     tokens: &'a mut Vec<Token>,
     tags: &'a mut Vec<RawTag>,
     problems: &'a mut Vec<InputProblem>,
+    /// `Limits::move_numbers`.
+    move_numbers: bool,
 }
 
 /// One line to tokenise: its bytes (up to and including `\n`, unless cut), where they

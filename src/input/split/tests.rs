@@ -9,7 +9,7 @@ use std::io::{BufReader, Cursor};
 
 use super::scan::{ends_word, find_byte, find_close, word_len};
 use super::{Limits, Splitter};
-use crate::pgn::TokenKind;
+use crate::pgn::{InputProblemKind, TokenKind};
 
 /// The eight-bytes-at-once scans agree with a byte-at-a-time scan, for every byte value
 /// at every position of a word.
@@ -46,6 +46,25 @@ fn short_searches_agree_with_memchr() {
     }
 }
 
+/// `limits` as given and keeping move numbers as tokens.
+fn both_ways(limits: Limits) -> [Limits; 2] {
+    [
+        limits,
+        Limits {
+            move_numbers: true,
+            ..limits
+        },
+    ]
+}
+
+/// The default limits, move numbers kept as tokens.
+fn keeping_numbers() -> Limits {
+    Limits {
+        move_numbers: true,
+        ..Limits::default()
+    }
+}
+
 fn split_all(reader: impl std::io::BufRead, limits: Limits) -> Vec<String> {
     let mut splitter = Splitter::new(reader, "t".into(), limits);
     let mut games = Vec::new();
@@ -70,13 +89,92 @@ fn games_do_not_depend_on_the_read_buffer() {
     let limits = Limits {
         max_game_bytes: 64,
         max_depth: 1,
+        move_numbers: false,
     };
-    for limits in [Limits::default(), limits] {
+    for limits in [Limits::default(), limits].into_iter().flat_map(both_ways) {
         let expected = split_all(Cursor::new(pgn), limits);
         assert!(expected.len() > 2, "{expected:#?}");
         for capacity in [1, 2, 3, 7, 16, 64, 4096] {
             let reader = BufReader::with_capacity(capacity, pgn);
             assert_eq!(split_all(reader, limits), expected, "capacity {capacity}");
+        }
+    }
+}
+
+/// Without move numbers kept as tokens (the default), a game's tokens are those it has
+/// with them less the numbers, the token before each number saying that one follows
+/// (`Token::number_follows`; a number before the first token follows none); its bytes,
+/// tags, lines and problems are the same. A game cut at the size limit may end in a word
+/// cut through, which is dropped: whether a number followed the last token kept is not
+/// said there (nothing follows it to be read).
+#[test]
+fn move_numbers_left_out_are_said_by_the_token_before() {
+    let pgn = concat!(
+        "[Event \"a\"]\n\n1. e4 e5 2.Nf3 2...Nc6 3 . Bb5 ...a6 12.5 (3... d6 4. d4) ",
+        "4.Ba4 {c} 4... Nf6 $1 5. O-O 1-0\n\n",
+        "1. e4 2. + 2... e5 3. exd6 4. e.p. 5. e8 6. (Q) 7. Qh4# 8. 0-1\n",
+        "1 e4 1... 2. 3. e5 (( 4. )) 12.\\$14 d4 { 5. } ; 6. 7.\n 8. *\n",
+        "[Event \"tail\"] 1.\n[Site \"s\"] 2. e4\n3. e5 9.\n",
+    )
+    .as_bytes();
+    let big = format!("1. e4 {} 20. Nf3 21.", "1. e4 e5 ".repeat(20));
+    let games = |bytes: &[u8], limits| {
+        let mut splitter = Splitter::new(Cursor::new(bytes.to_vec()), "t".into(), limits);
+        std::iter::from_fn(|| splitter.next_game().unwrap()).collect::<Vec<_>>()
+    };
+    let small = Limits {
+        max_game_bytes: 90,
+        max_depth: 1,
+        move_numbers: false,
+    };
+    for bytes in [pgn, big.as_bytes()] {
+        for limits in [Limits::default(), small] {
+            let kept = games(
+                bytes,
+                Limits {
+                    move_numbers: true,
+                    ..limits
+                },
+            );
+            let left = games(bytes, limits);
+            assert_eq!(kept.len(), left.len());
+            assert!(
+                kept.iter()
+                    .any(|g| g.tokens.iter().any(|t| t.kind == TokenKind::MoveNumber))
+            );
+            for (kept, left) in kept.iter().zip(&left) {
+                let mut expected: Vec<_> = Vec::new();
+                for token in &kept.tokens {
+                    assert!(!token.number_follows, "{token:?}");
+                    if token.kind != TokenKind::MoveNumber {
+                        expected.push(*token);
+                    } else if let Some(before) = expected.last_mut() {
+                        before.number_follows = true;
+                    }
+                }
+                let mut found = left.tokens.clone();
+                if left
+                    .problems
+                    .iter()
+                    .any(|p| p.kind == InputProblemKind::LimitExceeded)
+                {
+                    for tokens in [&mut expected, &mut found] {
+                        if let Some(last) = tokens.last_mut() {
+                            last.number_follows = false;
+                        }
+                    }
+                }
+                assert_eq!(
+                    found,
+                    expected,
+                    "{:?}",
+                    String::from_utf8_lossy(&left.bytes)
+                );
+                assert_eq!(left.bytes, kept.bytes);
+                assert_eq!(format!("{:?}", left.tags), format!("{:?}", kept.tags));
+                assert_eq!(left.problems, kept.problems);
+                assert_eq!((left.line, left.index), (kept.line, kept.index));
+            }
         }
     }
 }
@@ -188,7 +286,7 @@ fn oversized_games_end_at_their_termination_marker() {
     for (case, (max_game_bytes, pgn, first, second)) in cases.iter().enumerate() {
         let limits = Limits {
             max_game_bytes: *max_game_bytes,
-            max_depth: 256,
+            ..keeping_numbers()
         };
         let pgn = pgn.as_bytes();
         let expected = summaries(Cursor::new(pgn), limits);
@@ -213,7 +311,7 @@ fn games_on_one_line_do_not_depend_on_the_read_buffer() {
         "[Event \"d\"] 1. e4 1-0 1. d4 *",
     )
     .as_bytes();
-    let expected = summaries(Cursor::new(pgn), Limits::default());
+    let expected = summaries(Cursor::new(pgn), keeping_numbers());
     assert_eq!(
         expected,
         [
@@ -228,7 +326,7 @@ fn games_on_one_line_do_not_depend_on_the_read_buffer() {
     );
     for capacity in (1..=64).chain([100, 4096]) {
         let reader = BufReader::with_capacity(capacity, pgn);
-        let games = summaries(reader, Limits::default());
+        let games = summaries(reader, keeping_numbers());
         assert_eq!(games, expected, "capacity {capacity}");
         let lines: Vec<u64> = {
             let mut splitter = Splitter::new(
@@ -291,6 +389,7 @@ fn endings(text: &[u8]) -> (Vec<Ending>, Vec<Ending>) {
             tokens: &mut tokens,
             tags: &mut tags,
             problems: &mut problems,
+            move_numbers: limits.move_numbers,
         };
         let line_bytes = LexLine {
             bytes: line,
@@ -578,8 +677,9 @@ fn tag_lines_read_in_one_go_are_read_as_the_lexer_reads_them() {
     let small = Limits {
         max_game_bytes: 40,
         max_depth: 4,
+        move_numbers: false,
     };
-    for limits in [Limits::default(), small] {
+    for limits in [Limits::default(), small].into_iter().flat_map(both_ways) {
         let expected = split_all(BufReader::with_capacity(1, pgn.as_bytes()), limits);
         assert!(expected.len() > lines.len(), "{expected:#?}");
         for capacity in [2, 5, 64, 4096] {

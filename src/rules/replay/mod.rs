@@ -240,11 +240,12 @@ impl Replay<'_> {
         }
         self.start = self.pos.clone();
         self.in_check = self.pos.is_check();
-        // A ply per two tokens, up to a long game's worth: a game of many variations or
-        // comments has far fewer main-line plies than tokens.
+        // A ply per token at most (move numbers are tokens only where a run keeps them),
+        // up to a long game's worth: a game of many variations or comments has far fewer
+        // main-line plies than tokens.
         if self.recording {
             self.played
-                .reserve((raw.tokens.len() / 2).min(MAX_RESERVED_PLIES));
+                .reserve(raw.tokens.len().min(MAX_RESERVED_PLIES));
         }
         self.report.draws.start(&self.pos);
         // A FEN's clock of 150 or more ended the game at ply 0, before any move (FIDE 9.6.2).

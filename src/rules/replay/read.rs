@@ -32,6 +32,7 @@ pub(super) fn plain_move(
             || (may_be_en_passant_mark(raw, next)
                 && text.get(1) == Some(&b'x')
                 && is_en_passant_mark(raw, next)))
+        && !token.number_follows
     {
         return None;
     }
@@ -114,7 +115,7 @@ pub(crate) fn read_move(
         extra = 3;
         split_why = Some("a promotion piece written in parentheses");
     } else if text.get(1) == Some(&b'x')
-        && let Some(next) = tokens.get(index + 1)
+        && let Some(next) = next_token(raw, index)
         && is_en_passant_mark(raw, next)
     {
         // `exd6 e.p.`: only a pawn capture (file letter, then `x`) can carry the mark.
@@ -207,10 +208,7 @@ pub(crate) fn taken_in(raw: &RawGame, index: usize) -> usize {
     if parenthesised_promotion(raw, index).is_some() {
         3
     } else if text.get(1) == Some(&b'x')
-        && raw
-            .tokens
-            .get(index + 1)
-            .is_some_and(|next| is_en_passant_mark(raw, next))
+        && next_token(raw, index).is_some_and(|next| is_en_passant_mark(raw, next))
     {
         1
     } else {
@@ -246,6 +244,10 @@ pub(crate) fn move_before_sign(raw: &RawGame, index: usize) -> Option<usize> {
     let mut at = index.checked_sub(1)?;
     loop {
         let token = raw.tokens.get(at)?;
+        if token.number_follows {
+            // A move number stands between: the sign is no move's.
+            return None;
+        }
         if !matches!(token.kind, TokenKind::Nag | TokenKind::Glyph)
             && !is_en_passant_mark(raw, token)
         {
@@ -253,6 +255,17 @@ pub(crate) fn move_before_sign(raw: &RawGame, index: usize) -> Option<usize> {
         }
         at = at.checked_sub(1)?;
     }
+}
+
+/// The token after the one at `index`, unless a move number that is no token stands
+/// between (`Token::number_follows`): where move numbers are tokens, the next token is
+/// then that number, and the same is read either way.
+fn next_token(raw: &RawGame, index: usize) -> Option<&Token> {
+    let token = raw.tokens.get(index)?;
+    if token.number_follows {
+        return None;
+    }
+    raw.tokens.get(index + 1)
 }
 
 /// Whether `token` may be an en passant mark (`is_en_passant_mark`): its second byte is
@@ -277,11 +290,11 @@ fn is_en_passant_mark(raw: &RawGame, token: &Token) -> bool {
 /// `e8 (Q)`: a pawn move to the last rank followed by a one-letter "variation" naming
 /// the promotion piece. Returns the piece letter, upper-cased.
 fn parenthesised_promotion(raw: &RawGame, index: usize) -> Option<u8> {
-    let tokens = &raw.tokens;
-    if tokens.get(index + 1)?.kind != TokenKind::VariationStart {
+    let open = next_token(raw, index)?;
+    if open.kind != TokenKind::VariationStart {
         return None;
     }
-    let (piece, close) = (tokens.get(index + 2)?, tokens.get(index + 3)?);
+    let (piece, close) = (next_token(raw, index + 1)?, next_token(raw, index + 2)?);
     if !matches!(piece.kind, TokenKind::Word | TokenKind::Glyph)
         || close.kind != TokenKind::VariationEnd
     {
@@ -294,7 +307,7 @@ fn parenthesised_promotion(raw: &RawGame, index: usize) -> Option<u8> {
     if !matches!(letter, b'Q' | b'R' | b'B' | b'N') {
         return None;
     }
-    let text = tokens.get(index).map(|t| raw.token_text(t))?;
+    let text = raw.tokens.get(index).map(|t| raw.token_text(t))?;
     match San::from_ascii(text).ok()? {
         San::Normal {
             role: shakmaty::Role::Pawn,
