@@ -2,7 +2,9 @@
 //! run too: it must never panic, every token and tag must lie inside its game's bytes, and
 //! the games must not depend on the reader's buffer size (lines that cross its end take
 //! the copy-first path) nor on games handed back with `Splitter::recycle`, nor on the
-//! chunks of whole games the parallel pipeline cuts (each split on its own).
+//! chunks of whole games the parallel pipeline cuts (each split on its own); and where
+//! move numbers are kept as tokens, the games are the same but for those tokens, each said
+//! by the token before it otherwise (`Token::number_follows`).
 #![no_main]
 
 use std::io::{BufRead, BufReader};
@@ -10,11 +12,12 @@ use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
 use pgnkit::input::{Chunker, Cut, Limits, Splitter};
-use pgnkit::pgn::{InputProblemKind, RawGame};
+use pgnkit::pgn::{InputProblemKind, RawGame, numbers_as_marks};
 
 const LIMITS: Limits = Limits {
     max_game_bytes: 4096,
     max_depth: 8,
+    move_numbers: false,
 };
 
 /// Read buffer sizes for the second pass, chosen by the input's length.
@@ -86,6 +89,37 @@ fn split_chunked(data: &[u8], chunk: usize, max: usize) -> Vec<String> {
         .collect()
 }
 
+/// The games with move numbers kept, each turned into the game without: the numbers'
+/// tokens dropped, the token before each marked. A game cut at a limit may end in a
+/// word cut through and dropped: whether a number followed its last token kept is said
+/// in neither.
+fn numbers_left_out(data: &[u8]) -> Vec<String> {
+    let keeping = Limits {
+        move_numbers: true,
+        ..LIMITS
+    };
+    let mut splitter = Splitter::new(data, Arc::from("fuzz"), keeping);
+    let mut games = Vec::new();
+    while let Ok(Some(mut game)) = splitter.next_game() {
+        assert!(
+            game.tokens.iter().all(|t| !t.number_follows),
+            "a mark where numbers are tokens"
+        );
+        game.tokens = numbers_as_marks(&game.tokens);
+        games.push(game);
+    }
+    games.iter_mut().for_each(unmark_last_at_limit);
+    games.iter().map(|game| format!("{game:?}")).collect()
+}
+
+/// Clears the mark of the last token of a game cut at a limit (`numbers_left_out`).
+fn unmark_last_at_limit(game: &mut RawGame) {
+    let at_limit = (game.problems.iter()).any(|p| p.kind == InputProblemKind::LimitExceeded);
+    if let (true, Some(last)) = (at_limit, game.tokens.last_mut()) {
+        last.number_follows = false;
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let whole = split_all(data, data.len(), false);
     let capacity = CAPACITIES[data.len() % CAPACITIES.len()];
@@ -104,5 +138,16 @@ fuzz_target!(|data: &[u8]| {
         whole,
         split_chunked(data, chunk, max),
         "chunks of {chunk} bytes, given up on past {max}"
+    );
+    let mut splitter = Splitter::new(data, Arc::from("fuzz"), LIMITS);
+    let mut unmarked = Vec::new();
+    while let Ok(Some(mut game)) = splitter.next_game() {
+        unmark_last_at_limit(&mut game);
+        unmarked.push(format!("{game:?}"));
+    }
+    assert_eq!(
+        unmarked,
+        numbers_left_out(data),
+        "move numbers kept as tokens"
     );
 });

@@ -134,6 +134,22 @@ pub struct RawTag {
     pub line: u32,
 }
 
+/// The tokens of a game read with its move numbers kept as tokens as the splitter gives
+/// them without: each number's token left out, the token before it marked
+/// (`Token::number_follows`; a number before the first token marks none). What the tests
+/// and the fuzz target hold the splitter's two ways to.
+pub fn numbers_as_marks(tokens: &[Token]) -> Vec<Token> {
+    let mut marked: Vec<Token> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        if token.kind != TokenKind::MoveNumber {
+            marked.push(*token);
+        } else if let Some(before) = marked.last_mut() {
+            before.number_follows = true;
+        }
+    }
+    marked
+}
+
 /// A movetext token: a byte range into the game and its line offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token {

@@ -9,7 +9,8 @@ mod span;
 mod text;
 
 pub use game::{
-    InputProblem, InputProblemKind, LONE_CR, RawGame, RawTag, Token, TokenKind, restore_lone_crs,
+    InputProblem, InputProblemKind, LONE_CR, RawGame, RawTag, Token, TokenKind, numbers_as_marks,
+    restore_lone_crs,
 };
 pub use span::Span;
 pub use text::{TextDecoder, UnknownEncoding};

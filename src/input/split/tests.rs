@@ -9,7 +9,7 @@ use std::io::{BufReader, Cursor};
 
 use super::scan::{ends_word, find_byte, find_close, word_len};
 use super::{Limits, Splitter};
-use crate::pgn::{InputProblemKind, TokenKind};
+use crate::pgn::{InputProblemKind, TokenKind, numbers_as_marks};
 
 /// The eight-bytes-at-once scans agree with a byte-at-a-time scan, for every byte value
 /// at every position of a word.
@@ -143,15 +143,8 @@ fn move_numbers_left_out_are_said_by_the_token_before() {
                     .any(|g| g.tokens.iter().any(|t| t.kind == TokenKind::MoveNumber))
             );
             for (kept, left) in kept.iter().zip(&left) {
-                let mut expected: Vec<_> = Vec::new();
-                for token in &kept.tokens {
-                    assert!(!token.number_follows, "{token:?}");
-                    if token.kind != TokenKind::MoveNumber {
-                        expected.push(*token);
-                    } else if let Some(before) = expected.last_mut() {
-                        before.number_follows = true;
-                    }
-                }
+                assert!(kept.tokens.iter().all(|t| !t.number_follows));
+                let mut expected = numbers_as_marks(&kept.tokens);
                 let mut found = left.tokens.clone();
                 if left
                     .problems
