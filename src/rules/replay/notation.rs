@@ -152,18 +152,22 @@ impl Reading {
 }
 
 /// `♘f3`, `♞xe4`, `e8=♕`, `♙e4`: figurines (U+2654 to U+265F, white and black) as the
-/// English letters; a pawn's figurine is left out, as SAN leaves out its letter.
+/// English letters; a pawn's figurine is left out, as SAN leaves out its letter. `None`
+/// where the text holds no figurine (another sign of that Unicode block, `♀`, is none):
+/// the text read again unchanged would be read so for ever.
 fn figurines(text: &[u8]) -> Option<Vec<u8>> {
     const FIGURINE: &[u8] = &[0xe2, 0x99];
     if !text.windows(2).any(|pair| pair == FIGURINE) {
         return None;
     }
     let mut out = Vec::with_capacity(text.len());
+    let mut changed = false;
     let mut rest = text;
     while let Some((&byte, tail)) = rest.split_first() {
         if let Some(&[0xe2, 0x99, code]) = rest.get(..3)
             && (0x94..=0x9f).contains(&code)
         {
+            changed = true;
             // ♔♕♖♗♘♙ are 0x94..0x99, ♚♛♜♝♞♟ the same six 6 further on.
             let at = usize::from((code - 0x94) % 6);
             if let Some(&letter) = b"KQRBN".get(at) {
@@ -175,7 +179,7 @@ fn figurines(text: &[u8]) -> Option<Vec<u8>> {
             rest = tail;
         }
     }
-    Some(out)
+    changed.then_some(out)
 }
 
 /// `NF3`, `nf3`, `qxd8`: a piece letter in lower case or a square's file in upper case,
@@ -619,7 +623,7 @@ mod tests {
     use shakmaty::Chess;
     use shakmaty::san::San;
 
-    use super::{departure, mended_capture};
+    use super::{departure, figurines, mended_capture, read};
 
     fn san(text: &str) -> San {
         text.parse().unwrap()
@@ -641,6 +645,22 @@ mod tests {
         ] {
             assert_eq!(mended_capture(san(written)), mended.map(san), "{written}");
         }
+    }
+
+    /// A figurine is read as its letter; a sign of the same Unicode block that is no
+    /// figurine (`♀`, `♠`) leaves the token as it is, read once and not again (it was
+    /// read again for ever: a stack overflow on a fuzzed game).
+    #[test]
+    fn only_figurines_are_read_as_letters() {
+        assert_eq!(figurines("♘f3".as_bytes()), Some(b"Nf3".to_vec()));
+        assert_eq!(figurines("♙e4".as_bytes()), Some(b"e4".to_vec()));
+        let pos = Chess::default();
+        for sign in ["♀0", "♠", "e4♣", "♀♀"] {
+            assert_eq!(figurines(sign.as_bytes()), None, "{sign}");
+            assert!(read(&pos, sign.as_bytes(), None).is_none(), "{sign}");
+        }
+        let reading = read(&pos, "♘f3".as_bytes(), None).unwrap();
+        assert_eq!(reading.san_plus.to_string(), "Nf3");
     }
 
     #[test]

@@ -649,6 +649,23 @@ fn figurines_are_read_as_the_piece_letters_they_draw() {
 }
 
 #[test]
+fn a_sign_of_the_figurines_block_that_draws_no_piece_is_an_unreadable_move() {
+    // `♀` (U+2640) stands among the figurines' code points and draws no piece: the token
+    // is reported and the next game read (it was read again for ever, and the stack
+    // overflow aborted the whole run).
+    let (code, out, err) = run(
+        &["validate", "--compact", "-"],
+        "1. e4 ♀0 *\n\n1. d4 d5 *\n",
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(
+        out,
+        "-:1: game 1, 1... ♀0: error[move.syntax]: `♀0` is not a move in standard algebraic notation\n"
+    );
+    assert!(err.contains("2 games"), "{err}");
+}
+
+#[test]
 fn a_piece_letter_in_the_wrong_case_is_read_but_a_lower_case_b_is_a_pawn() {
     // By hand: `NF3` (3), `nc6` (4), `nXd4` (7), `qh4` (8) name one legal move each;
     // `bxc3` (12) is the b7 pawn's capture, which it cannot make, not Bb4xc3.
