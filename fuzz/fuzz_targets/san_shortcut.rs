@@ -135,7 +135,7 @@ fn place(selector: u8, bytes: &mut Bytes<'_>) -> Option<Chess> {
 /// whenever the shortcut is meant to handle the move.
 fn check_san(pos: &Chess, san: &San) {
     let expected = san.to_move(pos).ok();
-    let fast = resolve(pos, pos.is_check(), san);
+    let fast = resolve(pos, pos.is_check(), *san);
     if let Some(m) = fast {
         assert_eq!(Some(m), expected, "{san} in {}", fen(pos));
     }
