@@ -473,6 +473,11 @@ pub(super) fn process_line(
         {
             out.tokens.pop();
         }
+        // Nor a move number (where numbers are no tokens): the one before it is the last.
+        let [before, last] = b.numbers;
+        if line.cut && last.0 as usize == end && last != (0, 0) {
+            b.numbers = [(0, 0), before];
+        }
         b.overflow = true;
         let detail = format!(
             "the game is longer than {} MiB",
@@ -552,6 +557,8 @@ fn tag_line(
     {
         drop_tag_tail(out, tokens, tail_line);
         b.has_movetext = false;
+        // The numbers of the dropped tails go with them: a header holds no movetext.
+        b.numbers = Default::default();
     }
     let header = !b.has_movetext && !b.finished;
     let movetext_start = parse_tag_line(out, line, first)?;

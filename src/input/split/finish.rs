@@ -37,11 +37,7 @@ impl State {
             });
         } else if at_eof && !b.finished && !b.overflow {
             // Where the input ends: the last token's line, or the last tag's.
-            let line = game
-                .tokens
-                .last()
-                .map(|t| t.line)
-                .max(game.tags.last().map(|t| t.line));
+            let line = last_token_line(&b, &game).max(game.tags.last().map(|t| t.line));
             let line = line.unwrap_or(0);
             game.problems.push(InputProblem {
                 kind: InputProblemKind::Truncated,
@@ -51,7 +47,7 @@ impl State {
         }
         unbalanced_parentheses(&b, &mut game);
         // Only `0x1A` at the very end (no token after it, `1-0\x1a` too) says nothing.
-        let last_token_line = game.tokens.last().map(|t| t.line);
+        let last_token_line = last_token_line(&b, &game);
         let stray_after = b
             .stray
             .filter(|&(_, last, eof_only, _)| {
@@ -102,6 +98,15 @@ impl State {
         shrink_large(&mut game);
         Some(game)
     }
+}
+
+/// The line offset of the game's last token, a move number that is no token counted as
+/// one (`Builder::numbers`), so that a game ends where it ends whether numbers are kept.
+fn last_token_line(b: &Builder, game: &RawGame) -> Option<u32> {
+    let token = game.tokens.last().map(|t| (t.span.end, t.line));
+    let [_, number] = b.numbers;
+    let number = Some(number).filter(|&(end, _)| end > 0);
+    token.max(number).map(|(_, line)| line)
 }
 
 /// Drops the lines at the end of a game's bytes that belong to no game: blank lines,
@@ -157,7 +162,7 @@ fn unbalanced_parentheses(b: &Builder, game: &mut RawGame) {
         }
     }
     if b.depth > 0 && !b.limit_hit && !b.overflow {
-        let line = game.tokens.last().map_or(0, |t| t.line);
+        let line = last_token_line(b, game).unwrap_or(0);
         let detail = if b.depth == 1 {
             "a variation `(` is never closed; it is closed at the end of the game".to_string()
         } else {

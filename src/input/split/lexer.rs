@@ -52,13 +52,13 @@ fn push(
 
 /// A move number of `line` (offsets in the line): a token where the run keeps them
 /// (`Limits::move_numbers`), else said by the token before it (`Token::number_follows`;
-/// a number before the first token follows none, and nothing reads it there). Past a
-/// limit no token is kept, so the mark is left on the last one kept, after which nothing
-/// is read: not tested for.
+/// a number before the first token follows none, and nothing reads it there) and noted
+/// for the game's end (`Builder::numbers`). Past a limit no token is kept, so the mark is
+/// left on the last one kept, after which nothing is read: not tested for.
 #[inline(always)]
 fn push_move_number(
+    st: &mut Builder,
     out: &mut Out<'_>,
-    limit_hit: bool,
     line: LexLine<'_>,
     start: usize,
     stop: usize,
@@ -66,14 +66,21 @@ fn push_move_number(
     if out.move_numbers {
         push(
             out.tokens,
-            limit_hit,
+            st.limit_hit,
             line,
             TokenKind::MoveNumber,
             start,
             stop,
         );
-    } else if let Some(last) = out.tokens.last_mut() {
+        return;
+    }
+    if let Some(last) = out.tokens.last_mut() {
         last.number_follows = true;
+    }
+    if !st.limit_hit {
+        // As `push`: a game's bytes stop far below `u32::MAX`.
+        let [_, last] = st.numbers;
+        st.numbers = [last, ((line.base + stop) as u32, line.offset)];
     }
 }
 
@@ -213,7 +220,7 @@ fn lex_word(
         // Periods standing alone belong to a move number (`1 ... e5`, `2 . Nf3`);
         // glued to the move (`...Nf6`) they are split off.
         let dots = word.iter().take_while(|&&b| b == b'.').count();
-        push_move_number(out, st.limit_hit, line, i, i + dots);
+        push_move_number(st, out, line, i, i + dots);
         return Lexed::At(i + dots);
     } else {
         TokenKind::Word
@@ -235,7 +242,7 @@ fn lex_word(
         None => (kind, len),
     };
     if kind == TokenKind::MoveNumber {
-        push_move_number(out, st.limit_hit, line, i, i + len);
+        push_move_number(st, out, line, i, i + len);
     } else {
         push(out.tokens, st.limit_hit, line, kind, i, i + len);
     }
@@ -264,7 +271,7 @@ fn move_number(
     while bytes.get(stop) == Some(&b'.') {
         stop += 1;
     }
-    push_move_number(out, st.limit_hit, line, i, stop);
+    push_move_number(st, out, line, i, stop);
     Lexed::At(past_one_space(bytes, stop))
 }
 

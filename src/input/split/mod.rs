@@ -137,6 +137,12 @@ struct Builder {
     /// next line says what it is (`tags::drop_tag_tail`): how many tokens came before it,
     /// and its line offset.
     tag_tail: Option<(u32, u32)>,
+    /// Move numbers not kept as tokens (`Limits::move_numbers` off), the last two before
+    /// any limit: where each ends and its line offset ((0, 0): none). What a game's end
+    /// says of its last token (the line where the input ends, ...) is said of a number
+    /// that comes after it, as where numbers are tokens (`last_token_line`); the one
+    /// before the last stands in for a last one a cut at the size limit went through.
+    numbers: [(u32, u32); 2],
 }
 
 /// Where the tokens, tags and problems of a line go (the parts of a `RawGame` other than

@@ -118,6 +118,14 @@ fn move_numbers_left_out_are_said_by_the_token_before() {
     )
     .as_bytes();
     let big = format!("1. e4 {} 20. Nf3 21.", "1. e4 e5 ".repeat(20));
+    // Where the input ends after a move number on a line of its own (a fuzzed file): the
+    // game ends on that line either way (`input.truncated`, a variation never closed).
+    let ends: [&[u8]; 4] = [
+        b"1. e4 e5\n2.\n",
+        b"1. e4 (1. d4\n2.\n\n",
+        b"[Event \"x\"]\n\n1. e4\n\x1a\n1...\n",
+        b"[A \"a\"] 1.\n[B \"b\"] 2.\n",
+    ];
     let games = |bytes: &[u8], limits| {
         let mut splitter = Splitter::new(Cursor::new(bytes.to_vec()), "t".into(), limits);
         std::iter::from_fn(|| splitter.next_game().unwrap()).collect::<Vec<_>>()
@@ -127,7 +135,7 @@ fn move_numbers_left_out_are_said_by_the_token_before() {
         max_depth: 1,
         move_numbers: false,
     };
-    for bytes in [pgn, big.as_bytes()] {
+    for bytes in [pgn, big.as_bytes()].into_iter().chain(ends) {
         for limits in [Limits::default(), small] {
             let kept = games(
                 bytes,
