@@ -306,10 +306,24 @@ impl State {
 
     /// The whole line copied into the current game at `start` was processed up to `end`
     /// of its bytes: where that is short of its end, the next game starts there (after a
-    /// termination marker). Each game finished so on the line is queued.
+    /// termination marker), unless the rest is no game's start (stray bytes, closers),
+    /// which the finished game takes, as `take_lines` decides for a line read in place:
+    /// the games must not depend on where the read buffer ends. Each game finished so on
+    /// the line is queued.
     pub(super) fn start_games_on_line(&mut self, mut start: usize, mut end: usize, line_no: u64) {
         while start + end < self.line_from(0).len() {
-            if let Some(finished) = self.start_next_game(start + end, line_no) {
+            let rest_at = start + end;
+            let rest = self.line_from(rest_at);
+            let first = first_significant(rest);
+            if !self.is_boundary(rest, first) {
+                start = rest_at;
+                end = self.process_copied_line(rest_at, first, line_no, false);
+                if end == 0 {
+                    break;
+                }
+                continue;
+            }
+            if let Some(finished) = self.start_next_game(rest_at, line_no) {
                 self.queued.push_back(finished);
             }
             let first = first_significant(self.line_from(0));

@@ -734,3 +734,35 @@ fn plain_tag_lines_are_read_in_one_go() {
         assert!(plain_tag_line(line.as_bytes(), 0, 0).is_none(), "{line:?}");
     }
 }
+
+/// Stray bytes or closers after a termination marker, on its line, make no game: the
+/// finished game takes them, whether the line lies whole in the read buffer or crosses
+/// its end (a fuzzed file: a line copied first started a game at the stray bytes).
+#[test]
+fn what_follows_a_marker_on_its_line_does_not_depend_on_the_read_buffer() {
+    let texts = [
+        "1. e4 *\0\0\n",
+        "[A \"b\"]\n\n1. e4 *\0\0\n[A \"c\"]\n\n1. d4 *\n",
+        "1. e4 e5 *\0\n1. d4 *\n",
+        "1. e4 * \x01\n",
+        "1. e4 * ) }\n1. d4 *\n",
+        "1. e4 * 1. d4 * \x01\n",
+    ];
+    for text in texts {
+        let data = text.as_bytes();
+        let expected = split_all(Cursor::new(data.to_vec()), keeping_numbers());
+        for capacity in 1..12 {
+            let reader = BufReader::with_capacity(capacity, data);
+            assert_eq!(
+                split_all(reader, keeping_numbers()),
+                expected,
+                "{text:?} {capacity}"
+            );
+        }
+    }
+    let games = summaries(
+        BufReader::with_capacity(1, &b"1. e4 *\x01\n"[..]),
+        keeping_numbers(),
+    );
+    assert_eq!(games, ["1. e4 * StrayBytes"]);
+}
