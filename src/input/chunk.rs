@@ -517,6 +517,8 @@ mod tests {
             "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 d5".to_string(),
             // No tag pairs at all: no cut is ever found.
             format!("{x}\n{x}\n1. e4 *\n1. d4 *\n"),
+            // Stray bytes before the first game, which are its (a fuzzed file).
+            format!("\x01\0\0\n\x1b\x02\n)r\n{}*\n\x01\ng", "\x13".repeat(80)),
         ];
         let small = Limits {
             max_game_bytes: 200,

@@ -99,7 +99,11 @@ pub(super) fn last_game_start(bytes: &[u8], limits: Limits, max_games: usize) ->
         let Ok(Some(game)) = splitter.next_game() else {
             break;
         };
-        if game.line > 1 && next_free_line.is_some_and(|free| game.line >= free) {
+        // Stray bytes before the first game are that game's (`input.stray-bytes`, "before
+        // this game"): a cut at its start would leave them in a part with no game.
+        let strays_before =
+            before == 0 && (game.problems.iter()).any(|p| p.kind == InputProblemKind::StrayBytes);
+        if game.line > 1 && next_free_line.is_some_and(|free| game.line >= free) && !strays_before {
             // A cut here leaves `before` games in the chunk.
             if before > max_games && start_line.is_some() {
                 break;
